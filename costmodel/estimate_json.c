@@ -1,0 +1,164 @@
+/*===- estimate_json.c - names of enums and the JSON form of an answer ----===*
+ *
+ * Numbers are printed with %.17g so a reader gets back the exact double.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "latency/costmodel.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *cmSourceGetName(CmSource source) {
+  static const char *const names[] = {"measured", "interpolated", "roofline",
+                                      "unknown"};
+  return (unsigned)source < 4 ? names[source] : "unknown";
+}
+
+const char *cmMethodGetName(CmMethod method) {
+  static const char *const names[] = {"none",        "exact",
+                                      "linear-1d",   "weighted-1d",
+                                      "delaunay-2d", "delaunay-3d",
+                                      "roofline"};
+  return (unsigned)method < 7 ? names[method] : "none";
+}
+
+const char *cmBoundGetName(CmBound bound) {
+  static const char *const names[] = {"none", "compute", "memory"};
+  return (unsigned)bound < 3 ? names[bound] : "none";
+}
+
+double cmDtypeGetSize(const char *dtype) {
+  static const struct {
+    const char *name;
+    double size;
+  } sizes[] = {{"f64", 8},  {"f32", 4},      {"tf32", 4},     {"f16", 2},
+               {"bf16", 2}, {"f8E4M3FN", 1}, {"f8E5M2", 1},   {"i64", 8},
+               {"i32", 4},  {"i16", 2},      {"i8", 1},       {"i4", 0.5},
+               {"i1", 1},   {"f8E4M3FNUZ", 1}, {"f8E5M2FNUZ", 1}};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    if (!strcmp(sizes[i].name, dtype))
+      return sizes[i].size;
+  return 0;
+}
+
+static void printString(FILE *out, const char *text) {
+  fputc('"', out);
+  for (const unsigned char *s = (const unsigned char *)(text ? text : "");
+       *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fprintf(out, "\\%c", *s);
+    else if (*s < 0x20)
+      fprintf(out, "\\u%04x", *s);
+    else
+      fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+/* JSON has no NaN or infinity: those print as null. */
+static void printNumber(FILE *out, double value) {
+  if (isfinite(value))
+    fprintf(out, "%.17g", value);
+  else
+    fputs("null", out);
+}
+
+static void printCorners(FILE *out, const CmEstimate *e) {
+  fputs(",\"corners\":[", out);
+  for (int i = 0; i < e->numCorners; i++) {
+    fputs(i ? ",{" : "{", out);
+    for (int a = 0; a < e->numAxes; a++) {
+      printString(out, e->axisNames[a]);
+      fputc(':', out);
+      printNumber(out, e->corners[i].axes[a]);
+      fputc(',', out);
+    }
+    fputs("\"latency_us\":", out);
+    printNumber(out, e->corners[i].latencyUs);
+    fputs(",\"weight\":", out);
+    printNumber(out, e->corners[i].weight);
+    fputc('}', out);
+  }
+  fputc(']', out);
+}
+
+static void printLines(FILE *out, const CmEstimate *e) {
+  fputs(",\"lines\":[", out);
+  for (int i = 0; i < e->numLines; i++) {
+    const CmLine *l = &e->lines[i];
+    fputs(i ? ",{\"axis\":" : "{\"axis\":", out);
+    printString(out, e->axisNames[l->axis]);
+    fputs(",\"lo\":", out);
+    printNumber(out, l->lo);
+    fputs(",\"hi\":", out);
+    printNumber(out, l->hi);
+    fputs(",\"value_us\":", out);
+    printNumber(out, l->value);
+    fputs(",\"check_error\":", out);
+    l->checkErr >= 0 ? printNumber(out, l->checkErr) : (void)fputs("null", out);
+    fputs(",\"weight\":", out);
+    printNumber(out, l->weight);
+    fputc('}', out);
+  }
+  fputc(']', out);
+}
+
+void cmEstimatePrintJson(const CmEstimate *e, FILE *out) {
+  fputs("{\"latency_us\":", out);
+  printNumber(out, e->source == CM_SOURCE_UNKNOWN ? NAN : e->latencyUs);
+  fputs(",\"source\":", out);
+  printString(out, cmSourceGetName(e->source));
+  fputs(",\"confidence\":", out);
+  printNumber(out, e->confidence);
+  fputs(",\"method\":", out);
+  printString(out, cmMethodGetName(e->method));
+  fprintf(out, ",\"dim\":%d,\"kernel\":", e->dim);
+  printString(out, e->kernel);
+  fputs(",\"table_kernel\":", out);
+  e->tableKernel ? printString(out, e->tableKernel) : (void)fputs("null", out);
+  fprintf(out, ",\"via_anchor\":%s,\"axes\":{", e->viaAnchor ? "true" : "false");
+  for (int a = 0; a < e->numAxes; a++) {
+    if (a)
+      fputc(',', out);
+    printString(out, e->axisNames[a]);
+    fputc(':', out);
+    printNumber(out, e->axisValues[a]);
+  }
+  fputs("},\"boundary\":{", out);
+  for (int k = 0; k < e->dim; k++) {
+    if (k)
+      fputc(',', out);
+    printString(out, e->axisNames[e->interpAxes[k]]);
+    fputs(":[", out);
+    printNumber(out, e->lo[k]);
+    fputc(',', out);
+    printNumber(out, e->hi[k]);
+    fputc(']', out);
+  }
+  fputc('}', out);
+  printCorners(out, e);
+  printLines(out, e);
+  fprintf(out,
+          ",\"candidates\":{\"raw\":%zu,\"filtered\":%zu,\"aggregated\":%zu,"
+          "\"dropped\":%zu,\"points\":%zu}",
+          e->counts.raw, e->counts.filtered, e->counts.aggregated,
+          e->counts.dropped, e->counts.points);
+  fputs(",\"error_estimate\":", out);
+  e->errorEstimate >= 0 ? printNumber(out, e->errorEstimate)
+                        : (void)fputs("null", out);
+  fputs(",\"bound\":", out);
+  printString(out, cmBoundGetName(e->bound));
+  fputs(",\"flops\":", out);
+  e->flops >= 0 ? printNumber(out, e->flops) : (void)fputs("null", out);
+  fputs(",\"bytes\":", out);
+  e->bytes >= 0 ? printNumber(out, e->bytes) : (void)fputs("null", out);
+  fputs(",\"compute_us\":", out);
+  printNumber(out, e->computeUs);
+  fputs(",\"memory_us\":", out);
+  printNumber(out, e->memoryUs);
+  fputs(",\"launch_us\":", out);
+  printNumber(out, e->launchUs);
+  fputs(",\"reason\":", out);
+  printString(out, e->reason);
+  fputs("}\n", out);
+}

@@ -1,0 +1,216 @@
+/*===- group.c - measured points of one kernel and regime ------------------===*
+ *
+ * Rows arrive in file order; sealing averages rows with identical axis
+ * values into one point (the measured value of an exact hit) and records how
+ * many rows were merged. After the seal, x/y/tx never change.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "group.h"
+
+#include "cm_error.h"
+#include "line_index.h"
+#include "subspace_index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t hashString(uint64_t h, const char *s) {
+  for (; *s; s++) {
+    h ^= (unsigned char)*s;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+static uint64_t hashGroupKey(const char *kernel, const char *regimeKey) {
+  return hashString(hashString(0xcbf29ce484222325ull, kernel) ^ 0x1f,
+                    regimeKey);
+}
+
+static bool growSlots(CmGroupSet *set) {
+  size_t numSlots = set->numSlots ? set->numSlots * 2 : 64;
+  uint32_t *slots = calloc(numSlots, sizeof *slots);
+  if (!slots)
+    return false;
+  for (size_t i = 0; i < set->count; i++) {
+    CmGroup *g = set->items[i];
+    size_t s = hashGroupKey(g->kernel, g->regimeKey) & (numSlots - 1);
+    while (slots[s])
+      s = (s + 1) & (numSlots - 1);
+    slots[s] = (uint32_t)i + 1;
+  }
+  free(set->slots);
+  set->slots = slots;
+  set->numSlots = numSlots;
+  return true;
+}
+
+static void groupDestroy(CmGroup *g) {
+  if (!g)
+    return;
+  for (int a = 0; a < CM_MAX_AXES; a++)
+    cmLineIndexDestroy(atomic_load(&g->lines[a]));
+  for (int m = 0; m < CM_MAX_SUBSPACES; m++)
+    cmSubspaceIndexDestroy(atomic_load(&g->subspaces[m]));
+  cmTupleHashFree(&g->exact);
+  pthread_mutex_destroy(&g->lock);
+  free(g->kernel);
+  free(g->regimeKey);
+  free(g->x);
+  free(g->y);
+  free(g->tx);
+  free(g);
+}
+
+static CmGroup *groupCreate(const char *kernel, const char *regimeKey,
+                            const CmPolicy *policy) {
+  CmGroup *g = calloc(1, sizeof *g);
+  if (!g)
+    return NULL;
+  pthread_mutex_init(&g->lock, NULL);
+  g->policy = policy;
+  g->dim = policy->numAxes;
+  g->kernel = cmStrDup(kernel);
+  g->regimeKey = cmStrDup(regimeKey);
+  if (!g->kernel || !g->regimeKey) {
+    groupDestroy(g);
+    return NULL;
+  }
+  return g;
+}
+
+CmGroup *cmGroupSetFind(CmGroupSet *set, const char *kernel,
+                        const char *regimeKey, const CmPolicy *policy,
+                        bool create) {
+  if (set->numSlots) {
+    size_t s = hashGroupKey(kernel, regimeKey) & (set->numSlots - 1);
+    for (; set->slots[s]; s = (s + 1) & (set->numSlots - 1)) {
+      CmGroup *g = set->items[set->slots[s] - 1];
+      if (!strcmp(g->kernel, kernel) && !strcmp(g->regimeKey, regimeKey))
+        return g;
+    }
+  }
+  if (!create)
+    return NULL;
+  if (2 * (set->count + 1) > set->numSlots && !growSlots(set))
+    return NULL;
+  if (set->count == set->capacity) {
+    size_t capacity = set->capacity ? 2 * set->capacity : 16;
+    CmGroup **items = realloc(set->items, capacity * sizeof *items);
+    if (!items)
+      return NULL;
+    set->items = items;
+    set->capacity = capacity;
+  }
+  CmGroup *g = groupCreate(kernel, regimeKey, policy);
+  if (!g)
+    return NULL;
+  set->items[set->count++] = g;
+  size_t s = hashGroupKey(kernel, regimeKey) & (set->numSlots - 1);
+  while (set->slots[s])
+    s = (s + 1) & (set->numSlots - 1);
+  set->slots[s] = (uint32_t)set->count;
+  return g;
+}
+
+bool cmGroupSetHasKernel(const CmGroupSet *set, const char *kernel) {
+  for (size_t i = 0; i < set->count; i++)
+    if (!strcmp(set->items[i]->kernel, kernel))
+      return true;
+  return false;
+}
+
+void cmGroupSetFree(CmGroupSet *set) {
+  for (size_t i = 0; i < set->count; i++)
+    groupDestroy(set->items[i]);
+  free(set->items);
+  free(set->slots);
+  memset(set, 0, sizeof *set);
+}
+
+CmStatus cmGroupAppend(CmGroup *g, const double *x, double y) {
+  if (g->numRows == g->capacity) {
+    size_t capacity = g->capacity ? 2 * g->capacity : 64;
+    double *nx = realloc(g->x, capacity * g->dim * sizeof *nx);
+    if (!nx)
+      return CM_ERR_NOMEM;
+    g->x = nx;
+    double *ny = realloc(g->y, capacity * sizeof *ny);
+    if (!ny)
+      return CM_ERR_NOMEM;
+    g->y = ny;
+    g->capacity = capacity;
+  }
+  memcpy(g->x + g->numRows * g->dim, x, g->dim * sizeof *x);
+  g->y[g->numRows++] = y;
+  return CM_OK;
+}
+
+/* Merges rows with equal axes into their mean, in first-seen order, into
+ * fresh arrays (the row hash reads keys from the old ones until the end). */
+static bool aggregateDuplicates(CmGroup *g) {
+  size_t rows = g->numRows, dim = (size_t)g->dim;
+  CmTupleHash byRow = {0};
+  size_t *pointOf = malloc((rows + 1) * sizeof *pointOf);
+  size_t *rowsIn = calloc(rows + 1, sizeof *rowsIn);
+  double *x = malloc((rows * dim + 1) * sizeof *x);
+  double *y = malloc((rows + 1) * sizeof *y);
+  bool ok = pointOf && rowsIn && x && y &&
+            cmTupleHashInit(&byRow, rows, g->x, g->dim, 0);
+  size_t n = 0;
+  for (size_t r = 0; ok && r < rows; r++) {
+    uint32_t first = cmTupleHashInsert(&byRow, (uint32_t)r);
+    if (first == r) {
+      pointOf[r] = n;
+      memcpy(x + n * dim, g->x + r * dim, dim * sizeof *x);
+      y[n] = g->y[r];
+      rowsIn[n++] = 1;
+    } else {
+      size_t p = pointOf[first];
+      y[p] += g->y[r];
+      rowsIn[p]++;
+    }
+  }
+  if (ok) {
+    for (size_t p = 0; p < n; p++)
+      y[p] /= (double)rowsIn[p];
+    free(g->x);
+    free(g->y);
+    g->x = x;
+    g->y = y;
+    g->numPoints = n;
+    g->numAggregated = rows - n;
+  } else {
+    free(x);
+    free(y);
+  }
+  cmTupleHashFree(&byRow);
+  free(pointOf);
+  free(rowsIn);
+  return ok;
+}
+
+bool cmGroupSeal(CmGroup *g) {
+  if (atomic_load_explicit(&g->sealed, memory_order_acquire))
+    return true;
+  pthread_mutex_lock(&g->lock);
+  bool ok = atomic_load_explicit(&g->sealed, memory_order_relaxed);
+  if (!ok) {
+    ok = aggregateDuplicates(g) &&
+         cmTupleHashInit(&g->exact, g->numPoints, g->x, g->dim, 0) &&
+         (g->tx = malloc((g->numPoints + 1) * g->dim * sizeof *g->tx));
+    if (ok) {
+      for (size_t p = 0; p < g->numPoints; p++)
+        cmTupleHashInsert(&g->exact, (uint32_t)p);
+      for (size_t i = 0; i < g->numPoints * g->dim; i++)
+        g->tx[i] = cmTransformApply(g->policy->transforms[i % g->dim], g->x[i]);
+      atomic_store_explicit(&g->sealed, true, memory_order_release);
+    }
+  }
+  pthread_mutex_unlock(&g->lock);
+  return ok;
+}
+
+long cmGroupFindExact(const CmGroup *g, const double *x) {
+  return cmTupleHashFind(&g->exact, x);
+}

@@ -1,0 +1,30 @@
+/*===- interpolate.h - the interpolation tiers (internal) ------------------===*
+ *
+ * Each tier fills the answer and its provenance in `out` and returns true,
+ * or returns false with `out->reason` extended by why it could not answer.
+ * The caller has sealed the group and zeroed the answer fields.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef LATENCY_INTERPOLATE_H
+#define LATENCY_INTERPOLATE_H
+
+#include "group.h"
+
+
+/// The 1D tier at raw query `q` (transformed: `tq`).
+bool cmInterpolate1D(CmGroup *group, const double *q, const double *tq,
+                     CmEstimate *out);
+
+/// The 2D (`dim` = 2) or 3D (`dim` = 3) Delaunay tier at `q` / `tq`.
+bool cmInterpolateND(CmGroup *group, int dim, const double *q,
+                     const double *tq, CmEstimate *out);
+
+/// Records the two end points of `line` through `q` as the answer's corners.
+void cmCornersFromLine(const CmGroup *group, const double *q,
+                       const CmLine *line, CmEstimate *out);
+
+/// Appends `text` to the answer's reason, separated by "; ".
+void cmEstimateAddReason(CmEstimate *out, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif /* LATENCY_INTERPOLATE_H */

@@ -1,0 +1,109 @@
+/*===- interpolate_nd.c - the 2D and 3D tiers: Delaunay + barycentric ------===*
+ *
+ * For each subset of `dim` axes, in ascending order of their bit masks
+ * ((m,n), (m,k), (n,k) for matmul), the candidates agreeing with the query on
+ * the other axes are triangulated (once, cached) and the query located in a
+ * simplex; the answer is the barycentric combination of its corners. The
+ * first subset whose hull contains the query answers; outside every hull,
+ * the tier fails with each subset's reason. Never extrapolates.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "interpolate.h"
+
+#include "subspace_index.h"
+
+#include <string.h>
+
+static int axesOfMask(unsigned mask, int dim, int *axes) {
+  int n = 0;
+  for (int a = 0; a < dim; a++)
+    if (mask & (1u << a))
+      axes[n++] = a;
+  return n;
+}
+
+static int popcount(unsigned mask) {
+  int n = 0;
+  for (; mask; mask &= mask - 1)
+    n++;
+  return n;
+}
+
+/* Fills the answer from simplex corners `vertices` with `weights`. */
+static void answerFromSimplex(const CmGroup *g, int dim, const int *axes,
+                              const CmSubspaceSet *set, const uint32_t *vertices,
+                              const double *weights, CmEstimate *out) {
+  double value = 0;
+  out->numCorners = dim + 1;
+  for (int k = 0; k < dim; k++)
+    out->interpAxes[k] = axes[k];
+  for (int i = 0; i <= dim; i++) {
+    uint32_t p = cmSubspaceSetGetPoint(set, vertices[i]);
+    CmCorner *c = &out->corners[i];
+    memcpy(c->axes, g->x + (size_t)p * g->dim, g->dim * sizeof *c->axes);
+    c->latencyUs = g->y[p];
+    c->weight = weights[i];
+    value += weights[i] * g->y[p];
+    for (int k = 0; k < dim; k++) {
+      double v = c->axes[axes[k]];
+      if (i == 0 || v < out->lo[k])
+        out->lo[k] = v;
+      if (i == 0 || v > out->hi[k])
+        out->hi[k] = v;
+    }
+  }
+  out->latencyUs = value;
+  out->source = CM_SOURCE_INTERPOLATED;
+  out->method = dim == 2 ? CM_METHOD_DELAUNAY_2D : CM_METHOD_DELAUNAY_3D;
+  out->dim = dim;
+  out->counts.filtered = cmSubspaceSetGetSize(set);
+  /* Display only: no local check exists for a simplex yet. */
+  out->confidence = dim == 2 ? 0.5 : 0.4;
+  out->errorEstimate = -1;
+}
+
+bool cmInterpolateND(CmGroup *g, int dim, const double *q, const double *tq,
+                     CmEstimate *out) {
+  if (g->dim < dim) {
+    cmEstimateAddReason(out, "%dD: kernel has %d axes", dim, g->dim);
+    return false;
+  }
+  for (unsigned mask = 1; mask < (1u << g->dim); mask++) {
+    if (popcount(mask) != dim)
+      continue;
+    int axes[3];
+    axesOfMask(mask, g->dim, axes);
+    char name[64];
+    int len = snprintf(name, sizeof name, "%dD (", dim);
+    for (int k = 0; k < dim; k++)
+      len += snprintf(name + len, sizeof name - len, "%s%s", k ? "," : "",
+                      g->policy->axes[axes[k]]);
+    snprintf(name + len, sizeof name - len, ")");
+
+    const CmSubspaceIndex *index = cmGroupGetSubspaceIndex(g, mask);
+    const CmSubspaceSet *set = index ? cmSubspaceIndexFind(index, q) : NULL;
+    if (!set) {
+      cmEstimateAddReason(out, "%s: no points share the other axes", name);
+      continue;
+    }
+    char why[160];
+    const CmTriangulation *tri =
+        cmSubspaceSetGetTriangulation(g, index, set, why, sizeof why);
+    if (!tri) {
+      cmEstimateAddReason(out, "%s: %s", name, why);
+      continue;
+    }
+    double target[3], weights[4];
+    uint32_t vertices[4];
+    for (int k = 0; k < dim; k++)
+      target[k] = tq[axes[k]];
+    if (!cmTriangulationLocate(tri, target, vertices, weights)) {
+      cmEstimateAddReason(out, "%s: outside the hull of %zu points", name,
+                          cmSubspaceSetGetSize(set));
+      continue;
+    }
+    answerFromSimplex(g, dim, axes, set, vertices, weights, out);
+    return true;
+  }
+  return false;
+}

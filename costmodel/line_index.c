@@ -1,0 +1,126 @@
+/*===- line_index.c - 1D lines of a group along one axis -------------------===*
+ *
+ * Built in three passes over the group's points: assign each point to its
+ * line through a hash of its other-axis values, count, then fill and sort
+ * each line by the axis value.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "line_index.h"
+
+#include <stdlib.h>
+
+struct CmLineIndex {
+  int axis;              /* the axis lines run along           */
+  CmTupleHash byOthers;  /* other-axis values -> first point   */
+  uint32_t *lineOf;      /* point -> line number               */
+  size_t *lineStart;     /* line -> first entry; numLines + 1  */
+  size_t numLines;       /* lines in the group                 */
+  CmLinePoint *entries;  /* every point, grouped by line       */
+};
+
+static int compareByX(const void *a, const void *b) {
+  double xa = ((const CmLinePoint *)a)->x, xb = ((const CmLinePoint *)b)->x;
+  return (xa > xb) - (xa < xb);
+}
+
+void cmLineIndexDestroy(CmLineIndex *index) {
+  if (!index)
+    return;
+  cmTupleHashFree(&index->byOthers);
+  free(index->lineOf);
+  free(index->lineStart);
+  free(index->entries);
+  free(index);
+}
+
+static CmLineIndex *lineIndexCreate(const CmGroup *g, int axis) {
+  size_t n = g->numPoints;
+  CmLineIndex *index = calloc(1, sizeof *index);
+  if (!index)
+    return NULL;
+  index->axis = axis;
+  index->lineOf = malloc((n + 1) * sizeof *index->lineOf);
+  index->lineStart = calloc(n + 2, sizeof *index->lineStart);
+  index->entries = malloc((n + 1) * sizeof *index->entries);
+  if (!index->lineOf || !index->lineStart || !index->entries ||
+      !cmTupleHashInit(&index->byOthers, n, g->x, g->dim, 1u << axis)) {
+    cmLineIndexDestroy(index);
+    return NULL;
+  }
+  for (size_t p = 0; p < n; p++) {
+    uint32_t first = cmTupleHashInsert(&index->byOthers, (uint32_t)p);
+    index->lineOf[p] =
+        first == p ? (uint32_t)index->numLines++ : index->lineOf[first];
+    index->lineStart[index->lineOf[p] + 1]++;
+  }
+  for (size_t l = 0; l < index->numLines; l++)
+    index->lineStart[l + 1] += index->lineStart[l];
+  size_t *fill = malloc((index->numLines + 1) * sizeof *fill);
+  if (!fill) {
+    cmLineIndexDestroy(index);
+    return NULL;
+  }
+  for (size_t l = 0; l < index->numLines; l++)
+    fill[l] = index->lineStart[l];
+  for (size_t p = 0; p < n; p++) {
+    CmLinePoint *e = &index->entries[fill[index->lineOf[p]]++];
+    e->x = g->x[p * g->dim + axis];
+    e->t = g->tx[p * g->dim + axis];
+    e->y = g->y[p];
+    e->point = (uint32_t)p;
+  }
+  free(fill);
+  for (size_t l = 0; l < index->numLines; l++)
+    qsort(index->entries + index->lineStart[l],
+          index->lineStart[l + 1] - index->lineStart[l],
+          sizeof *index->entries, compareByX);
+  return index;
+}
+
+const CmLineIndex *cmGroupGetLineIndex(CmGroup *g, int axis) {
+  CmLineIndex *index =
+      atomic_load_explicit(&g->lines[axis], memory_order_acquire);
+  if (index)
+    return index;
+  pthread_mutex_lock(&g->lock);
+  index = atomic_load_explicit(&g->lines[axis], memory_order_relaxed);
+  if (!index) {
+    index = lineIndexCreate(g, axis);
+    atomic_store_explicit(&g->lines[axis], index, memory_order_release);
+  }
+  pthread_mutex_unlock(&g->lock);
+  return index;
+}
+
+CmLine1D cmLineIndexFind(const CmLineIndex *index, const double *probe) {
+  CmLine1D line = {NULL, 0};
+  long first = cmTupleHashFind(&index->byOthers, probe);
+  if (first < 0)
+    return line;
+  uint32_t l = index->lineOf[first];
+  line.points = index->entries + index->lineStart[l];
+  line.count = index->lineStart[l + 1] - index->lineStart[l];
+  return line;
+}
+
+void cmLineNeighbours(CmLine1D line, double x, const CmLinePoint **below,
+                      const CmLinePoint **above) {
+  size_t lo = 0, hi = line.count; /* first entry with value >= x */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (line.points[mid].x < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  *below = lo > 0 ? &line.points[lo - 1] : NULL;
+  while (lo < line.count && line.points[lo].x == x)
+    lo++;
+  *above = lo < line.count ? &line.points[lo] : NULL;
+}
+
+bool cmLineBracket(CmLine1D line, double x, const CmLinePoint **below,
+                   const CmLinePoint **above) {
+  cmLineNeighbours(line, x, below, above);
+  return *below && *above;
+}

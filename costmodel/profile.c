@@ -1,0 +1,258 @@
+/*===- profile.c - loading a profile directory, device and fusion data -----===*
+ *
+ * A profile is loaded completely (device.csv, fusion.csv, policy.csv,
+ * tables/NAME.csv) or not at all: on any error everything read so far is freed
+ * and the caller gets the first error with its file and line.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "profile.h"
+
+#include "cm_error.h"
+#include "csv_reader.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*------------------------------------------------------- two-column CSVs --*/
+
+/* Reads a CSV whose header names `first` and `second` into pairs. */
+typedef struct {
+  const char *name;
+  const char *columns[2];
+  int position[2];  /* column of each wanted field        */
+  bool sawHeader;
+  char **pairs;     /* 2 * count strings                  */
+  size_t count, capacity;
+} PairReader;
+
+static CmStatus readPair(void *context, char **fields, size_t n, size_t line,
+                         CmError *err) {
+  PairReader *r = context;
+  if (!r->sawHeader) {
+    for (int c = 0; c < 2; c++) {
+      r->position[c] = -1;
+      for (size_t i = 0; i < n; i++)
+        if (!strcmp(fields[i], r->columns[c]))
+          r->position[c] = (int)i;
+      if (r->position[c] < 0)
+        return cmErrorSet(err, CM_ERR_FORMAT,
+                          "%s:%zu: missing required column '%s'", r->name,
+                          line, r->columns[c]);
+    }
+    r->sawHeader = true;
+    return CM_OK;
+  }
+  for (int c = 0; c < 2; c++)
+    if ((size_t)r->position[c] >= n)
+      return cmErrorSet(err, CM_ERR_FORMAT, "%s:%zu: missing field '%s'",
+                        r->name, line, r->columns[c]);
+  if (r->count == r->capacity) {
+    size_t capacity = r->capacity ? 2 * r->capacity : 16;
+    char **pairs = realloc(r->pairs, 2 * capacity * sizeof *pairs);
+    if (!pairs)
+      return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+    r->pairs = pairs;
+    r->capacity = capacity;
+  }
+  char *a = cmStrDup(fields[r->position[0]]);
+  char *b = cmStrDup(fields[r->position[1]]);
+  if (!a || !b) {
+    free(a);
+    free(b);
+    return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+  }
+  r->pairs[2 * r->count] = a;
+  r->pairs[2 * r->count + 1] = b;
+  r->count++;
+  return CM_OK;
+}
+
+static CmStatus readPairs(const char *path, const char *name,
+                          const char *first, const char *second,
+                          PairReader *r, CmError *err) {
+  memset(r, 0, sizeof *r);
+  r->name = name;
+  r->columns[0] = first;
+  r->columns[1] = second;
+  CmStatus status = cmCsvReadFile(path, name, readPair, r, err);
+  if (status == CM_OK && !r->sawHeader)
+    status = cmErrorSet(err, CM_ERR_FORMAT, "%s:1: empty file, no header",
+                        name);
+  if (status != CM_OK) {
+    for (size_t i = 0; i < 2 * r->count; i++)
+      free(r->pairs[i]);
+    free(r->pairs);
+    r->pairs = NULL;
+    r->count = 0;
+  }
+  return status;
+}
+
+/*------------------------------------------------------------ fusion.csv --*/
+
+CmStatus cmFusionRulesLoad(const char *path, const char *name,
+                           CmFusionRule **rules, size_t *numRules,
+                           CmError *err) {
+  PairReader r;
+  CmStatus status = readPairs(path, name, "producer", "consumer", &r, err);
+  if (status != CM_OK)
+    return status;
+  *rules = calloc(r.count + 1, sizeof **rules);
+  if (!*rules) {
+    for (size_t i = 0; i < 2 * r.count; i++)
+      free(r.pairs[i]);
+    free(r.pairs);
+    return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < r.count; i++) {
+    (*rules)[i].producer = r.pairs[2 * i];
+    (*rules)[i].consumer = r.pairs[2 * i + 1];
+  }
+  *numRules = r.count;
+  free(r.pairs);
+  return CM_OK;
+}
+
+void cmFusionRulesFree(CmFusionRule *rules, size_t numRules) {
+  for (size_t i = 0; i < numRules; i++) {
+    free(rules[i].producer);
+    free(rules[i].consumer);
+  }
+  free(rules);
+}
+
+/*------------------------------------------------------------ device.csv --*/
+
+static CmStatus loadDevice(struct CmProfileImpl *p, CmError *err) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/device.csv", p->dir);
+  PairReader r;
+  CmStatus status = readPairs(path, "device.csv", "key", "value", &r, err);
+  if (status != CM_OK)
+    return status;
+  p->device = calloc(r.count + 1, sizeof *p->device);
+  if (!p->device) {
+    for (size_t i = 0; i < 2 * r.count; i++)
+      free(r.pairs[i]);
+    free(r.pairs);
+    return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < r.count; i++) {
+    CmDeviceEntry *e = &p->device[i];
+    e->key = r.pairs[2 * i];
+    e->text = r.pairs[2 * i + 1];
+    if (!cmParseNumber(e->text, &e->value))
+      e->value = NAN;
+    if (!strcmp(e->key, "name"))
+      p->deviceName = e->text;
+  }
+  p->numDevice = r.count;
+  free(r.pairs);
+  return CM_OK;
+}
+
+/*--------------------------------------------------------------- profile --*/
+
+static void profileFree(struct CmProfileImpl *p) {
+  if (!p)
+    return;
+  for (size_t i = 0; i < p->numDevice; i++) {
+    free(p->device[i].key);
+    free(p->device[i].text);
+  }
+  free(p->device);
+  cmFusionRulesFree(p->rules, p->numRules);
+  cmPolicySetFree(&p->policies);
+  cmGroupSetFree(&p->groups);
+  free(p->dir);
+  free(p);
+}
+
+CmStatus cmProfileCreateFromDir(const char *dir, CmProfile *out,
+                                CmError *err) {
+  out->ptr = NULL;
+  cmErrorClear(err);
+  struct CmProfileImpl *p = calloc(1, sizeof *p);
+  if (!p || !(p->dir = cmStrDup(dir))) {
+    free(p);
+    return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+  }
+  p->deviceName = "";
+  char path[4200];
+  CmStatus status = cmPolicySetInitDefaults(&p->policies, err);
+  if (status == CM_OK)
+    status = loadDevice(p, err);
+  if (status == CM_OK) {
+    snprintf(path, sizeof path, "%s/fusion.csv", dir);
+    status = cmFusionRulesLoad(path, "fusion.csv", &p->rules, &p->numRules,
+                               err);
+  }
+  if (status == CM_OK) {
+    snprintf(path, sizeof path, "%s/policy.csv", dir);
+    status = cmPolicySetLoad(&p->policies, path, "policy.csv", err);
+  }
+  if (status == CM_OK)
+    status = cmProfileLoadTables(p, err);
+  if (status != CM_OK) {
+    /* Prefix the directory so the message names the file fully. */
+    if (err) {
+      char message[sizeof err->message + 4096];
+      snprintf(message, sizeof message, "%s/%s", dir, err->message);
+      snprintf(err->message, sizeof err->message, "%.511s", message);
+    }
+    profileFree(p);
+    return status;
+  }
+  out->ptr = p;
+  return CM_OK;
+}
+
+void cmProfileDestroy(CmProfile profile) { profileFree(profile.ptr); }
+
+const char *cmProfileGetDeviceName(CmProfile profile) {
+  return profile.ptr->deviceName;
+}
+
+const char *cmProfileGetDir(CmProfile profile) { return profile.ptr->dir; }
+
+double cmProfileGetDeviceNumber(CmProfile profile, const char *key,
+                                double fallback) {
+  for (size_t i = 0; i < profile.ptr->numDevice; i++)
+    if (!strcmp(profile.ptr->device[i].key, key))
+      return isnan(profile.ptr->device[i].value) ? fallback
+                                                 : profile.ptr->device[i].value;
+  return fallback;
+}
+
+bool cmProfileAllowsFusion(CmProfile profile, const char *producer,
+                           const char *consumer) {
+  for (size_t i = 0; i < profile.ptr->numRules; i++)
+    if (!strcmp(profile.ptr->rules[i].producer, producer) &&
+        !strcmp(profile.ptr->rules[i].consumer, consumer))
+      return true;
+  return false;
+}
+
+size_t cmProfileGetNumFusionRules(CmProfile profile) {
+  return profile.ptr->numRules;
+}
+
+CmStatus cmProfileLoadFusionRules(CmProfile profile, const char *path,
+                                  CmError *err) {
+  CmFusionRule *rules;
+  size_t numRules;
+  CmStatus status = cmFusionRulesLoad(path, path, &rules, &numRules, err);
+  if (status != CM_OK)
+    return status;
+  cmFusionRulesFree(profile.ptr->rules, profile.ptr->numRules);
+  profile.ptr->rules = rules;
+  profile.ptr->numRules = numRules;
+  return CM_OK;
+}
+
+size_t cmProfileGetNumDroppedRows(CmProfile profile) {
+  return profile.ptr->numDropped;
+}
+
+size_t cmProfileGetNumRows(CmProfile profile) { return profile.ptr->numRows; }

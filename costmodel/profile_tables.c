@@ -1,0 +1,221 @@
+/*===- profile_tables.c - measured tables: tables/NAME.csv into groups --------===*
+ *
+ * Every row is checked as it is read: a missing column or an unparsable
+ * number stops the load with "tables/x.csv:LINE: ..."; a NaN, infinite, zero
+ * or negative latency drops the row and counts it. Files are read in name
+ * order, so a profile loads the same way on every machine.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "profile.h"
+
+#include "cm_error.h"
+#include "csv_reader.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { kMaxKernelsPerTable = 32, kRegimeKeySize = 512 };
+
+/* Column positions of one kernel's policy within one table. */
+typedef struct {
+  char *kernel;
+  CmPolicy const *policy;
+  int axisColumn[CM_MAX_AXES];
+  int regimeColumn[CM_MAX_REGIME];
+} KernelColumns;
+
+typedef struct {
+  struct CmProfileImpl *profile;
+  const char *name;           /* "tables/x.csv", for messages           */
+  size_t numColumns;          /* header width                           */
+  char *header[CM_CSV_MAX_FIELDS];
+  int kernelColumn, latencyColumn;
+  KernelColumns kernels[kMaxKernelsPerTable];
+  size_t numKernels;
+} TableReader;
+
+static int findColumn(const TableReader *r, const char *column) {
+  for (size_t i = 0; i < r->numColumns; i++)
+    if (!strcmp(r->header[i], column))
+      return (int)i;
+  return -1;
+}
+
+static CmStatus readHeader(TableReader *r, char **fields, size_t n,
+                           size_t line, CmError *err) {
+  for (size_t i = 0; i < n; i++)
+    if (!(r->header[r->numColumns++] = cmStrDup(fields[i])))
+      return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+  r->kernelColumn = findColumn(r, "kernel");
+  r->latencyColumn = findColumn(r, "latency_us");
+  const char *missing = r->kernelColumn < 0    ? "kernel"
+                        : r->latencyColumn < 0 ? "latency_us"
+                                               : NULL;
+  if (missing)
+    return cmErrorSet(err, CM_ERR_FORMAT,
+                      "%s:%zu: missing required column '%s' (header: "
+                      "kernel, latency_us, axes, regime keys)",
+                      r->name, line, missing);
+  return CM_OK;
+}
+
+/* Finds or sets up the column mapping of `kernel` in this table. */
+static CmStatus kernelColumns(TableReader *r, const char *kernel, size_t line,
+                              const KernelColumns **out, CmError *err) {
+  for (size_t i = 0; i < r->numKernels; i++)
+    if (!strcmp(r->kernels[i].kernel, kernel)) {
+      *out = &r->kernels[i];
+      return CM_OK;
+    }
+  if (r->numKernels == kMaxKernelsPerTable)
+    return cmErrorSet(err, CM_ERR_FORMAT, "%s:%zu: more than %d kernels",
+                      r->name, line, kMaxKernelsPerTable);
+  const CmPolicy *policy = cmPolicySetFind(&r->profile->policies, kernel);
+  if (!policy)
+    return cmErrorSet(err, CM_ERR_FORMAT,
+                      "%s:%zu: kernel '%s' has no policy (add a policy.csv "
+                      "row: kernel,axes,regime,transform)",
+                      r->name, line, kernel);
+  KernelColumns *k = &r->kernels[r->numKernels];
+  k->policy = policy;
+  for (int a = 0; a < policy->numAxes; a++)
+    if ((k->axisColumn[a] = findColumn(r, policy->axes[a])) < 0)
+      return cmErrorSet(err, CM_ERR_FORMAT,
+                        "%s:%zu: missing required column '%s' (axis of '%s')",
+                        r->name, line, policy->axes[a], kernel);
+  for (int i = 0; i < policy->numRegime; i++)
+    if ((k->regimeColumn[i] = findColumn(r, policy->regime[i])) < 0)
+      return cmErrorSet(
+          err, CM_ERR_FORMAT,
+          "%s:%zu: missing required column '%s' (regime key of '%s')",
+          r->name, line, policy->regime[i], kernel);
+  if (!(k->kernel = cmStrDup(kernel)))
+    return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+  r->numKernels++;
+  *out = k;
+  return CM_OK;
+}
+
+/* Joins the canonical regime values of a row with '\x1f'. */
+static void regimeKeyOf(const CmPolicy *policy, const int *columns,
+                        char **fields, char *key) {
+  size_t used = 0;
+  key[0] = '\0';
+  for (int i = 0; i < policy->numRegime; i++) {
+    char value[128];
+    cmCanonicalRegimeValue(policy->regime[i], fields[columns[i]], value,
+                           sizeof value);
+    used += (size_t)snprintf(key + used, kRegimeKeySize - used, "%s%s",
+                             i ? "\x1f" : "", value);
+    if (used >= kRegimeKeySize)
+      used = kRegimeKeySize - 1;
+  }
+}
+
+static CmStatus readRow(void *context, char **fields, size_t n, size_t line,
+                        CmError *err) {
+  TableReader *r = context;
+  if (r->numColumns == 0)
+    return readHeader(r, fields, n, line, err);
+  if (n != r->numColumns)
+    return cmErrorSet(err, CM_ERR_FORMAT, "%s:%zu: %zu fields, header has %zu",
+                      r->name, line, n, r->numColumns);
+  const KernelColumns *k = NULL;
+  CmStatus status = kernelColumns(r, fields[r->kernelColumn], line, &k, err);
+  if (status != CM_OK)
+    return status;
+  double x[CM_MAX_AXES], latency;
+  for (int a = 0; a < k->policy->numAxes; a++) {
+    const char *cell = fields[k->axisColumn[a]];
+    if (!cmParseNumber(cell, &x[a]) || !isfinite(x[a]))
+      return cmErrorSet(err, CM_ERR_FORMAT,
+                        "%s:%zu: column '%s': '%.40s' is not a finite number",
+                        r->name, line, k->policy->axes[a], cell);
+  }
+  const char *cell = fields[r->latencyColumn];
+  if (!cmParseNumber(cell, &latency))
+    return cmErrorSet(err, CM_ERR_FORMAT,
+                      "%s:%zu: column 'latency_us': '%.40s' is not a number",
+                      r->name, line, cell);
+  char key[kRegimeKeySize];
+  regimeKeyOf(k->policy, k->regimeColumn, fields, key);
+  CmGroup *g = cmGroupSetFind(&r->profile->groups, k->kernel, key, k->policy,
+                              true);
+  if (!g)
+    return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+  if (!isfinite(latency) || latency <= 0) {
+    g->numDropped++;
+    r->profile->numDropped++;
+    return CM_OK;
+  }
+  if (cmGroupAppend(g, x, latency) != CM_OK)
+    return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+  r->profile->numRows++;
+  return CM_OK;
+}
+
+static CmStatus loadTable(struct CmProfileImpl *profile, const char *path,
+                          const char *name, CmError *err) {
+  TableReader reader = {.profile = profile, .name = name};
+  CmStatus status = cmCsvReadFile(path, name, readRow, &reader, err);
+  if (status == CM_OK && reader.numColumns == 0)
+    status = cmErrorSet(err, CM_ERR_FORMAT, "%s:1: empty table, no header",
+                        name);
+  for (size_t i = 0; i < reader.numColumns; i++)
+    free(reader.header[i]);
+  for (size_t i = 0; i < reader.numKernels; i++)
+    free(reader.kernels[i].kernel);
+  return status;
+}
+
+static int compareNames(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool isCsvName(const char *name) {
+  size_t n = strlen(name);
+  return name[0] != '.' && n > 4 && !strcmp(name + n - 4, ".csv");
+}
+
+CmStatus cmProfileLoadTables(struct CmProfileImpl *profile, CmError *err) {
+  char dirPath[4096];
+  snprintf(dirPath, sizeof dirPath, "%s/tables", profile->dir);
+  DIR *dir = opendir(dirPath);
+  if (!dir)
+    return CM_OK; /* a profile may be roofline-only */
+  char **names = NULL;
+  size_t count = 0, capacity = 0;
+  CmStatus status = CM_OK;
+  for (struct dirent *e; status == CM_OK && (e = readdir(dir));) {
+    if (!isCsvName(e->d_name))
+      continue;
+    if (count == capacity) {
+      capacity = capacity ? 2 * capacity : 16;
+      char **grown = realloc(names, capacity * sizeof *names);
+      if (!grown) {
+        status = cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+        break;
+      }
+      names = grown;
+    }
+    if (!(names[count] = cmStrDup(e->d_name)))
+      status = cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+    else
+      count++;
+  }
+  closedir(dir);
+  if (count)
+    qsort(names, count, sizeof *names, compareNames);
+  for (size_t i = 0; status == CM_OK && i < count; i++) {
+    char path[4096 + 256], name[300];
+    snprintf(path, sizeof path, "%s/%s", dirPath, names[i]);
+    snprintf(name, sizeof name, "tables/%s", names[i]);
+    status = loadTable(profile, path, name, err);
+  }
+  for (size_t i = 0; i < count; i++)
+    free(names[i]);
+  free(names);
+  return status;
+}

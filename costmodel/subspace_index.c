@@ -1,0 +1,151 @@
+/*===- subspace_index.c - 2D/3D candidate sets and their triangulations ----===*
+ *
+ * Same shape as line_index.c: hash the other-axis values to a set number,
+ * count, fill. A set's triangulation is published once (or its failure
+ * reason, so a hopeless set is not re-triangulated on every query).
+ *
+ *===----------------------------------------------------------------------===*/
+#include "subspace_index.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct CmSubspaceSet {
+  uint32_t *points;                /* group point indices (borrowed)   */
+  size_t count;                    /* entries in points                */
+  _Atomic(CmTriangulation *) tri;  /* built on first use               */
+  atomic_bool failed;              /* triangulation impossible         */
+  char reason[160];                /* why, when failed                 */
+};
+
+struct CmSubspaceIndex {
+  unsigned mask;           /* axes interpolated over               */
+  int dim;                 /* bits in mask                          */
+  int axes[CM_MAX_AXES];   /* the axes of mask, ascending           */
+  CmTupleHash byOthers;    /* other-axis values -> first point      */
+  uint32_t *setOf;         /* point -> set number                   */
+  uint32_t *members;       /* points grouped by set                 */
+  CmSubspaceSet *sets;     /* numSets entries                       */
+  size_t numSets;
+};
+
+void cmSubspaceIndexDestroy(CmSubspaceIndex *index) {
+  if (!index)
+    return;
+  for (size_t i = 0; i < index->numSets; i++)
+    cmTriangulationDestroy(atomic_load(&index->sets[i].tri));
+  cmTupleHashFree(&index->byOthers);
+  free(index->setOf);
+  free(index->members);
+  free(index->sets);
+  free(index);
+}
+
+static CmSubspaceIndex *subspaceIndexCreate(const CmGroup *g, unsigned mask) {
+  size_t n = g->numPoints;
+  CmSubspaceIndex *index = calloc(1, sizeof *index);
+  if (!index)
+    return NULL;
+  index->mask = mask;
+  for (int a = 0; a < g->dim; a++)
+    if (mask & (1u << a))
+      index->axes[index->dim++] = a;
+  index->setOf = malloc((n + 1) * sizeof *index->setOf);
+  index->members = malloc((n + 1) * sizeof *index->members);
+  size_t *start = calloc(n + 2, sizeof *start);
+  if (!start || !index->setOf || !index->members ||
+      !cmTupleHashInit(&index->byOthers, n, g->x, g->dim, mask))
+    goto fail;
+  for (size_t p = 0; p < n; p++) {
+    uint32_t first = cmTupleHashInsert(&index->byOthers, (uint32_t)p);
+    index->setOf[p] =
+        first == p ? (uint32_t)index->numSets++ : index->setOf[first];
+    start[index->setOf[p] + 1]++;
+  }
+  index->sets = calloc(index->numSets + 1, sizeof *index->sets);
+  if (!index->sets)
+    goto fail;
+  for (size_t s = 0; s < index->numSets; s++) {
+    start[s + 1] += start[s];
+    index->sets[s].points = index->members + start[s];
+  }
+  for (size_t p = 0; p < n; p++) {
+    CmSubspaceSet *set = &index->sets[index->setOf[p]];
+    set->points[set->count++] = (uint32_t)p;
+  }
+  free(start);
+  return index;
+fail:
+  free(start);
+  cmSubspaceIndexDestroy(index);
+  return NULL;
+}
+
+const CmSubspaceIndex *cmGroupGetSubspaceIndex(CmGroup *g, unsigned mask) {
+  CmSubspaceIndex *index =
+      atomic_load_explicit(&g->subspaces[mask], memory_order_acquire);
+  if (index)
+    return index;
+  pthread_mutex_lock(&g->lock);
+  index = atomic_load_explicit(&g->subspaces[mask], memory_order_relaxed);
+  if (!index) {
+    index = subspaceIndexCreate(g, mask);
+    atomic_store_explicit(&g->subspaces[mask], index, memory_order_release);
+  }
+  pthread_mutex_unlock(&g->lock);
+  return index;
+}
+
+const CmSubspaceSet *cmSubspaceIndexFind(const CmSubspaceIndex *index,
+                                         const double *probe) {
+  long first = cmTupleHashFind(&index->byOthers, probe);
+  return first < 0 ? NULL : &index->sets[index->setOf[first]];
+}
+
+size_t cmSubspaceSetGetSize(const CmSubspaceSet *set) { return set->count; }
+
+uint32_t cmSubspaceSetGetPoint(const CmSubspaceSet *set, size_t i) {
+  return set->points[i];
+}
+
+/* Builds the triangulation of `set` in the transformed coordinates of the
+ * index's axes; records the failure reason instead when impossible. */
+static void buildTriangulation(const CmGroup *g, const CmSubspaceIndex *index,
+                               CmSubspaceSet *set) {
+  double *coords = malloc((set->count * index->dim + 1) * sizeof *coords);
+  CmTriangulation *tri = NULL;
+  if (coords) {
+    for (size_t i = 0; i < set->count; i++)
+      for (int j = 0; j < index->dim; j++)
+        coords[i * index->dim + j] =
+            g->tx[(size_t)set->points[i] * g->dim + index->axes[j]];
+    tri = cmTriangulationCreate(coords, set->count, index->dim, set->reason,
+                                sizeof set->reason);
+    free(coords);
+  } else {
+    snprintf(set->reason, sizeof set->reason, "out of memory");
+  }
+  if (tri)
+    atomic_store_explicit(&set->tri, tri, memory_order_release);
+  else
+    atomic_store_explicit(&set->failed, true, memory_order_release);
+}
+
+const CmTriangulation *cmSubspaceSetGetTriangulation(
+    CmGroup *g, const CmSubspaceIndex *index, const CmSubspaceSet *constSet,
+    char *reason, size_t reasonSize) {
+  CmSubspaceSet *set = (CmSubspaceSet *)constSet; /* lazy cache only */
+  CmTriangulation *tri = atomic_load_explicit(&set->tri, memory_order_acquire);
+  if (!tri && !atomic_load_explicit(&set->failed, memory_order_acquire)) {
+    pthread_mutex_lock(&g->lock);
+    if (!atomic_load_explicit(&set->tri, memory_order_relaxed) &&
+        !atomic_load_explicit(&set->failed, memory_order_relaxed))
+      buildTriangulation(g, index, set);
+    pthread_mutex_unlock(&g->lock);
+    tri = atomic_load_explicit(&set->tri, memory_order_acquire);
+  }
+  if (!tri)
+    snprintf(reason, reasonSize, "%s", set->reason);
+  return tri;
+}

@@ -1,0 +1,85 @@
+/*===- tuple_hash.c - open-addressing index of points by axis values -------===*
+ *
+ * Keys compare bit-exactly after folding -0.0 into 0.0, so "same axis
+ * values" means what a CSV reader produced from the same text.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "tuple_hash.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t bitsOf(double v) {
+  if (v == 0.0)
+    v = 0.0; /* fold -0.0 */
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
+
+static uint64_t hashTuple(const double *t, int dim, unsigned skipMask) {
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < dim; i++) {
+    if (skipMask & (1u << i))
+      continue;
+    h ^= bitsOf(t[i]);
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  return h;
+}
+
+static bool sameKey(const double *a, const double *b, int dim,
+                    unsigned skipMask) {
+  for (int i = 0; i < dim; i++)
+    if (!(skipMask & (1u << i)) && a[i] != b[i])
+      return false;
+  return true;
+}
+
+bool cmTupleHashInit(CmTupleHash *hash, size_t capacity, const double *x,
+                     int dim, unsigned skipMask) {
+  size_t n = 16;
+  while (n < 2 * capacity)
+    n *= 2;
+  hash->slots = calloc(n, sizeof *hash->slots);
+  hash->mask = n - 1;
+  hash->x = x;
+  hash->dim = dim;
+  hash->skipMask = skipMask;
+  return hash->slots != NULL;
+}
+
+void cmTupleHashFree(CmTupleHash *hash) {
+  free(hash->slots);
+  hash->slots = NULL;
+}
+
+uint32_t cmTupleHashInsert(CmTupleHash *hash, uint32_t index) {
+  const double *key = hash->x + (size_t)index * hash->dim;
+  size_t slot = hashTuple(key, hash->dim, hash->skipMask) & hash->mask;
+  for (;; slot = (slot + 1) & hash->mask) {
+    uint32_t stored = hash->slots[slot];
+    if (stored == 0) {
+      hash->slots[slot] = index + 1;
+      return index;
+    }
+    if (sameKey(hash->x + (size_t)(stored - 1) * hash->dim, key, hash->dim,
+                hash->skipMask))
+      return stored - 1;
+  }
+}
+
+long cmTupleHashFind(const CmTupleHash *hash, const double *probe) {
+  if (!hash->slots)
+    return -1;
+  size_t slot = hashTuple(probe, hash->dim, hash->skipMask) & hash->mask;
+  for (;; slot = (slot + 1) & hash->mask) {
+    uint32_t stored = hash->slots[slot];
+    if (stored == 0)
+      return -1;
+    if (sameKey(hash->x + (size_t)(stored - 1) * hash->dim, probe, hash->dim,
+                hash->skipMask))
+      return (long)stored - 1;
+  }
+}

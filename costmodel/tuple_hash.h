@@ -1,0 +1,40 @@
+/*===- tuple_hash.h - open-addressing index of points by axis values -------===*
+ *
+ * Maps a tuple of axis values (all axes, or all but a masked-out few) to one
+ * representative point. Slots store point index + 1 (0 = empty); keys are
+ * read from the point array itself, so the table is just uint32 slots. The
+ * load factor stays at or below 1/2, so probes are short.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef LATENCY_TUPLE_HASH_H
+#define LATENCY_TUPLE_HASH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+  uint32_t *slots;    /* point index + 1, or 0                  */
+  size_t mask;        /* number of slots - 1 (a power of two)    */
+  const double *x;    /* points, dim values each (borrowed)      */
+  int dim;            /* values per point                        */
+  unsigned skipMask;  /* axes left out of the key                */
+} CmTupleHash;
+
+/// Initialises `hash` for up to `capacity` keys over `x` (dim values per
+/// point), ignoring the axes in `skipMask`; returns false when out of memory.
+bool cmTupleHashInit(CmTupleHash *hash, size_t capacity, const double *x,
+                     int dim, unsigned skipMask);
+
+/// Frees the slots of `hash`; a zeroed hash is a no-op.
+void cmTupleHashFree(CmTupleHash *hash);
+
+/// Returns the point whose key equals point `index`'s key, inserting `index`
+/// as the representative when there is none (then returns `index`).
+uint32_t cmTupleHashInsert(CmTupleHash *hash, uint32_t index);
+
+/// Returns the representative point whose key equals the key of the tuple
+/// `probe` (dim values, skipped axes ignored), or -1.
+long cmTupleHashFind(const CmTupleHash *hash, const double *probe);
+
+#endif /* LATENCY_TUPLE_HASH_H */

@@ -1,0 +1,47 @@
+/*===- latency/passes.h - C entry points of the latency passes ------------===*
+ *
+ * The passes are written in C against the MLIR C API. The C++ pass wrappers in
+ * plugin/ parse the options and call these functions; they report problems as
+ * diagnostics at op locations and return failure only when the pass cannot
+ * run at all (e.g. an unreadable profile).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef LATENCY_PASSES_H
+#define LATENCY_PASSES_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Options of the annotate-latency pass; strings are borrowed, "" = unset.
+typedef struct {
+  const char *profile; /* profile name or directory; "" = default    */
+  bool interpolation;  /* false: exact lookup, then roofline          */
+  bool fusion;         /* false: every costed op is its own kernel    */
+  const char *report;  /* .json/.md/.csv path, "-" = Markdown stdout  */
+  const char *trace;   /* Chrome trace event JSON path                */
+} LatAnnotateOptions;
+
+/// Annotates every function in `module` with kernel ids and latency
+/// estimates; returns failure only when the pass cannot run (the reason has
+/// been emitted as an error diagnostic).
+MlirLogicalResult latAnnotateLatency(MlirOperation module,
+                                     const LatAnnotateOptions *options);
+
+/// Groups the ops of every function in `module` into fusion kernels and tags
+/// them with `latency.kernel`; `rules` (a fusion.csv path, "" = unset)
+/// overrides the rules of `profile`.
+MlirLogicalResult latDetectFusionKernels(MlirOperation module,
+                                         const char *profile,
+                                         const char *rules);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LATENCY_PASSES_H */

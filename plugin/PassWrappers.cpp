@@ -1,0 +1,108 @@
+//===- PassWrappers.cpp - C++ shells around the C passes --------*- C++ -*-===//
+//
+// The only logic here is option plumbing: MLIR parses the options, the C
+// entry points in passes/ do the work and report through diagnostics.
+//
+//===----------------------------------------------------------------------===//
+#include "PassWrappers.h"
+
+#include "latency/passes.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <mutex>
+
+using namespace mlir;
+
+namespace {
+
+struct AnnotateLatencyPass
+    : public PassWrapper<AnnotateLatencyPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AnnotateLatencyPass)
+
+  AnnotateLatencyPass() = default;
+  AnnotateLatencyPass(const AnnotateLatencyPass &other)
+      : PassWrapper(other) {}
+
+  StringRef getArgument() const final { return "annotate-latency"; }
+  StringRef getDescription() const final {
+    return "Detect fusion kernels, estimate their latency from a device "
+           "profile and attach the estimates as attributes";
+  }
+
+  Option<std::string> profile{
+      *this, "profile",
+      llvm::cl::desc("Shipped profile name or profile directory (default: "
+                     "$MLIR_LATENCY_PROFILE, else h100-sxm)")};
+  Option<bool> interpolation{
+      *this, "interpolation",
+      llvm::cl::desc("Interpolate between measured points (false: exact "
+                     "lookup, then roofline)"),
+      llvm::cl::init(true)};
+  Option<bool> fusion{*this, "fusion",
+                      llvm::cl::desc("Group ops into fusion kernels (false: "
+                                     "every costed op is its own kernel)"),
+                      llvm::cl::init(true)};
+  Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Write a report: .json, .md or .csv by extension; '-' "
+                     "prints the Markdown table to stdout")};
+  Option<std::string> trace{
+      *this, "trace", llvm::cl::desc("Write a Chrome trace event JSON file")};
+
+  void runOnOperation() final {
+    std::string profileText = profile, reportText = report, traceText = trace;
+    LatAnnotateOptions options;
+    options.profile = profileText.c_str();
+    options.interpolation = interpolation;
+    options.fusion = fusion;
+    options.report = reportText.c_str();
+    options.trace = traceText.c_str();
+    if (mlirLogicalResultIsFailure(
+            latAnnotateLatency(wrap(getOperation().getOperation()), &options)))
+      signalPassFailure();
+  }
+};
+
+struct DetectFusionKernelsPass
+    : public PassWrapper<DetectFusionKernelsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DetectFusionKernelsPass)
+
+  DetectFusionKernelsPass() = default;
+  DetectFusionKernelsPass(const DetectFusionKernelsPass &other)
+      : PassWrapper(other) {}
+
+  StringRef getArgument() const final { return "detect-fusion-kernels"; }
+  StringRef getDescription() const final {
+    return "Group ops into fusion kernels and tag them with latency.kernel "
+           "(no cost model; for testing fusion rules)";
+  }
+
+  Option<std::string> profile{
+      *this, "profile",
+      llvm::cl::desc("Profile whose fusion.csv supplies the rules")};
+  Option<std::string> rules{
+      *this, "rules",
+      llvm::cl::desc("A fusion.csv that overrides the profile's rules")};
+
+  void runOnOperation() final {
+    std::string profileText = profile, rulesText = rules;
+    if (mlirLogicalResultIsFailure(latDetectFusionKernels(
+            wrap(getOperation().getOperation()), profileText.c_str(),
+            rulesText.c_str())))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void latency::registerLatencyPasses() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    PassRegistration<AnnotateLatencyPass>();
+    PassRegistration<DetectFusionKernelsPass>();
+  });
+}
