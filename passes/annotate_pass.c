@@ -1,44 +1,245 @@
-/*===- annotate_pass.c - the annotate-latency pass entry point -------------===*
+/*===- annotate_pass.c - annotate-latency and detect-fusion-kernels --------===*
  *
- * Foundation stage: marks every function with an honest placeholder so the
- * plugin plumbing can be tested end to end. Later stages replace this.
+ * For every func.func: build the op graph, detect kernels, describe them,
+ * ask the cost model, and write the answers as attributes (docs/attributes.md).
+ * The only failure is a profile that cannot be loaded (an error diagnostic);
+ * everything about the IR itself is a warning or remark, never a crash.
  *
  *===----------------------------------------------------------------------===*/
 #include "latency/passes.h"
 
-#include "mlir-c/BuiltinAttributes.h"
+#include "graph.h"
+#include "report.h"
 
+#include "latency/costmodel.h"
+#include "latency/diagnostics.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static void markPlaceholder(MlirOperation op, void *userData) {
-  (void)userData;
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (name.length != 9 || memcmp(name.data, "func.func", 9) != 0)
-    return;
-  MlirContext ctx = mlirOperationGetContext(op);
-  mlirOperationSetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString("latency.placeholder"),
-      mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(
-                                 "no estimate yet (foundation stage)")));
+static MlirStringRef str(const char *s) {
+  return mlirStringRefCreateFromCString(s);
 }
 
-static MlirWalkResult walkMark(MlirOperation op, void *userData) {
-  markPlaceholder(op, userData);
-  return MlirWalkResultAdvance;
+static bool profileRules(void *ctx, const char *producer,
+                         const char *consumer) {
+  return cmProfileAllowsFusion(*(CmProfile *)ctx, producer, consumer);
+}
+
+/* Loads the profile named by `name` (or the default); emits an error at the
+ * module's location on failure. */
+static bool loadProfile(MlirOperation module, const char *name,
+                        CmProfile *out) {
+  char dir[4096];
+  CmError err;
+  if (cmProfileFindDir(name, dir, sizeof dir, &err) &&
+      cmProfileCreateFromDir(dir, out, &err) == CM_OK)
+    return true;
+  char message[700];
+  snprintf(message, sizeof message, "latency: cannot load profile: %s",
+           err.message);
+  mlirEmitError(mlirOperationGetLocation(module), message);
+  return false;
+}
+
+/* Fills `out` (when not NULL) with the function ops directly inside the
+ * module that have a body (declarations have none); returns their count. */
+static size_t forEachFunction(MlirOperation module, LatFunctionReport *out) {
+  size_t n = 0;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+    if (name.length != 9 || memcmp(name.data, "func.func", 9))
+      continue;
+    MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+    if (mlirBlockIsNull(block))
+      continue;
+    if (out)
+      out[n].func = op;
+    n++;
+  }
+  return n;
+}
+
+static void functionName(MlirOperation func, char *out, size_t size) {
+  MlirAttribute name = mlirOperationGetAttributeByName(func, str("sym_name"));
+  MlirStringRef s = mlirAttributeIsAString(name) ? mlirStringAttrGetValue(name)
+                                                 : str("?");
+  snprintf(out, size, "%.*s", (int)s.length, s.data);
+}
+
+static void tagKernelIds(MlirContext ctx, const LatGraph *g) {
+  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+  for (size_t i = 0; i < g->numNodes; i++)
+    if (g->nodes[i].kernel >= 0)
+      mlirOperationSetDiscardableAttributeByName(
+          g->nodes[i].op, str("latency.kernel"),
+          mlirIntegerAttrGet(i64, g->nodes[i].kernel));
+}
+
+static MlirNamedAttribute named(MlirContext ctx, const char *name,
+                                MlirAttribute value) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), value);
+}
+
+static void annotateKernel(MlirContext ctx, const LatGraph *g,
+                           const LatKernel *k) {
+  MlirType f64 = mlirF64TypeGet(ctx);
+  MlirNamedAttribute fields[] = {
+      named(ctx, "us", mlirFloatAttrDoubleGet(ctx, f64, k->us)),
+      named(ctx, "source", mlirStringAttrGet(ctx, str(cmSourceGetName(k->source)))),
+      named(ctx, "kernel", mlirStringAttrGet(ctx, str(k->type))),
+      named(ctx, "confidence", mlirFloatAttrDoubleGet(ctx, f64, k->confidence)),
+      named(ctx, "method", mlirStringAttrGet(ctx, str(cmMethodGetName(k->method)))),
+      named(ctx, "bound", mlirStringAttrGet(ctx, str(cmBoundGetName(k->bound)))),
+      named(ctx, "axes", mlirStringAttrGet(ctx, str(k->axes))),
+      named(ctx, "flops", mlirFloatAttrDoubleGet(ctx, f64, k->flops)),
+      named(ctx, "bytes", mlirFloatAttrDoubleGet(ctx, f64, k->bytes)),
+  };
+  mlirOperationSetDiscardableAttributeByName(
+      g->nodes[k->root].op, str("latency.estimate"),
+      mlirDictionaryAttrGet(ctx, sizeof fields / sizeof fields[0], fields));
+}
+
+/* Estimates every kernel of `fn` and annotates the function. */
+static void estimateFunction(CmProfile profile, const CmOptions *options,
+                             MlirOperation func, LatFunctionReport *fn) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  for (size_t i = 0; i < fn->graph.numKernels; i++) {
+    LatKernel *k = &fn->graph.kernels[i];
+    CmQuery query = {k->type, k->fields, (size_t)k->numFields, k->flops,
+                     k->bytes};
+    CmEstimate e;
+    CmError err;
+    if (cmProfileEstimate(profile, &query, options, &e, &err) != CM_OK) {
+      e.source = CM_SOURCE_UNKNOWN;
+      e.method = CM_METHOD_NONE;
+      e.bound = CM_BOUND_NONE;
+      e.confidence = 0;
+    }
+    k->us = e.source == CM_SOURCE_UNKNOWN ? 0 : e.latencyUs;
+    k->source = e.source;
+    k->method = e.method;
+    k->confidence = e.confidence;
+    k->bound = e.bound;
+    fn->totalUs += k->us;
+    if (e.source == CM_SOURCE_MEASURED)
+      fn->measuredUs += k->us;
+    else if (e.source == CM_SOURCE_INTERPOLATED)
+      fn->interpolatedUs += k->us;
+    else if (e.source == CM_SOURCE_ROOFLINE)
+      fn->rooflineUs += k->us;
+    else
+      latEmitWarning(mlirOperationGetLocation(fn->graph.nodes[k->root].op),
+                     "latency: no estimate for this kernel (unknown)");
+    annotateKernel(ctx, &fn->graph, k);
+  }
+  tagKernelIds(ctx, &fn->graph);
+  mlirOperationSetDiscardableAttributeByName(
+      func, str("latency.total_us"),
+      mlirFloatAttrDoubleGet(ctx, mlirF64TypeGet(ctx), fn->totalUs));
+  mlirOperationSetDiscardableAttributeByName(
+      func, str("latency.kernels"),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64),
+                         (int64_t)fn->graph.numKernels));
+}
+
+/* Builds and groups the graphs of every function of `module`; returns the
+ * count, or -1 when out of memory. */
+static long buildFunctions(MlirOperation module, bool fusion,
+                           CmProfile *profile, LatFunctionReport **out) {
+  size_t n = forEachFunction(module, NULL);
+  LatFunctionReport *fns = calloc(n + 1, sizeof *fns);
+  if (!fns)
+    return -1;
+  forEachFunction(module, fns);
+  for (size_t i = 0; i < n; i++) {
+    functionName(fns[i].func, fns[i].name, sizeof fns[i].name);
+    MlirBlock body =
+        mlirRegionGetFirstBlock(mlirOperationGetRegion(fns[i].func, 0));
+    if (!latGraphBuild(body, &fns[i].graph)) {
+      for (size_t j = 0; j < i; j++)
+        latGraphFree(&fns[j].graph);
+      free(fns);
+      return -1;
+    }
+    latGraphDetect(&fns[i].graph, fusion, profileRules, profile);
+  }
+  *out = fns;
+  return (long)n;
 }
 
 MlirLogicalResult latAnnotateLatency(MlirOperation module,
                                      const LatAnnotateOptions *options) {
-  (void)options;
-  mlirOperationWalk(module, walkMark, NULL, MlirWalkPreOrder);
-  return mlirLogicalResultSuccess();
+  CmProfile profile;
+  if (!loadProfile(module, options->profile, &profile))
+    return mlirLogicalResultFailure();
+  LatFunctionReport *fns = NULL;
+  long n = buildFunctions(module, options->fusion, &profile, &fns);
+  bool ok = n >= 0;
+  CmOptions cmOptions = cmOptionsDefault();
+  cmOptions.interpolation = options->interpolation;
+  for (long i = 0; ok && i < n; i++) {
+    latGraphDescribe(&fns[i].graph);
+    estimateFunction(profile, &cmOptions, fns[i].func, &fns[i]);
+  }
+  char error[600];
+  const char *profileName = cmProfileGetDir(profile);
+  if (ok && options->report && *options->report &&
+      !latWriteReport(options->report, profileName,
+                      cmProfileGetDeviceName(profile), fns, (size_t)n, error,
+                      sizeof error)) {
+    mlirEmitError(mlirOperationGetLocation(module), error);
+    ok = false;
+  }
+  if (ok && options->trace && *options->trace &&
+      !latWriteTrace(options->trace, fns, (size_t)n, error, sizeof error)) {
+    mlirEmitError(mlirOperationGetLocation(module), error);
+    ok = false;
+  }
+  for (long i = 0; i < n; i++)
+    latGraphFree(&fns[i].graph);
+  free(fns);
+  cmProfileDestroy(profile);
+  return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }
 
 MlirLogicalResult latDetectFusionKernels(MlirOperation module,
-                                         const char *profile,
+                                         const char *profileName,
                                          const char *rules) {
-  (void)module;
-  (void)profile;
-  (void)rules;
-  return mlirLogicalResultSuccess();
+  CmProfile profile;
+  if (!loadProfile(module, profileName, &profile))
+    return mlirLogicalResultFailure();
+  CmError err;
+  if (rules && *rules &&
+      cmProfileLoadFusionRules(profile, rules, &err) != CM_OK) {
+    char message[700];
+    snprintf(message, sizeof message, "latency: cannot load rules: %s",
+             err.message);
+    mlirEmitError(mlirOperationGetLocation(module), message);
+    cmProfileDestroy(profile);
+    return mlirLogicalResultFailure();
+  }
+  LatFunctionReport *fns = NULL;
+  long n = buildFunctions(module, true, &profile, &fns);
+  for (long i = 0; i < n; i++) {
+    LatGraph *g = &fns[i].graph;
+    latGraphDescribe(g);
+    MlirContext ctx = mlirOperationGetContext(module);
+    tagKernelIds(ctx, g);
+    for (size_t k = 0; k < g->numKernels; k++)
+      mlirOperationSetDiscardableAttributeByName(
+          g->nodes[g->kernels[k].root].op, str("latency.kernel_type"),
+          mlirStringAttrGet(ctx, str(g->kernels[k].type)));
+    latGraphFree(g);
+  }
+  free(fns);
+  cmProfileDestroy(profile);
+  return n >= 0 ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }

@@ -1,0 +1,132 @@
+/*===- graph.c - one function's ops and their fusion kernels ---------------===*
+ *
+ * Detection is one pass in program order: every producer is seen before its
+ * consumers, so a consumer only ever joins a kernel that already exists.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "graph.h"
+
+#include "ir_util.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t slotOf(const LatGraph *g, void *key) {
+  uintptr_t h = (uintptr_t)key;
+  h ^= h >> 17;
+  h *= 0x9e3779b97f4a7c15ull;
+  return (size_t)(h >> 7) & (g->numSlots - 1);
+}
+
+int latGraphFind(const LatGraph *g, MlirOperation op) {
+  if (mlirOperationIsNull(op) || !g->numSlots)
+    return -1;
+  for (size_t s = slotOf(g, op.ptr); g->slotKeys[s];
+       s = (s + 1) & (g->numSlots - 1))
+    if (g->slotKeys[s] == op.ptr)
+      return g->slotValues[s];
+  return -1;
+}
+
+void latGraphFree(LatGraph *g) {
+  free(g->nodes);
+  free(g->kernels);
+  free(g->slotKeys);
+  free(g->slotValues);
+  memset(g, 0, sizeof *g);
+}
+
+bool latGraphBuild(MlirBlock block, LatGraph *g) {
+  memset(g, 0, sizeof *g);
+  size_t n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    n++;
+  g->numSlots = 16;
+  while (g->numSlots < 2 * n)
+    g->numSlots *= 2;
+  g->nodes = calloc(n + 1, sizeof *g->nodes);
+  g->kernels = calloc(n + 1, sizeof *g->kernels);
+  g->slotKeys = calloc(g->numSlots, sizeof *g->slotKeys);
+  g->slotValues = calloc(g->numSlots, sizeof *g->slotValues);
+  if (!g->nodes || !g->kernels || !g->slotKeys || !g->slotValues) {
+    latGraphFree(g);
+    return false;
+  }
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    LatNode *node = &g->nodes[g->numNodes];
+    node->op = op;
+    node->cls = latClassify(op);
+    node->fuseClass = node->cls.name;
+    node->kernel = node->nextInKernel = -1;
+    size_t s = slotOf(g, op.ptr);
+    while (g->slotKeys[s])
+      s = (s + 1) & (g->numSlots - 1);
+    g->slotKeys[s] = op.ptr;
+    g->slotValues[s] = (int)g->numNodes++;
+  }
+  return true;
+}
+
+static void addToKernel(LatGraph *g, int node, int kernel) {
+  LatKernel *k = &g->kernels[kernel];
+  g->nodes[node].kernel = kernel;
+  g->nodes[k->last].nextInKernel = node;
+  k->last = node;
+  k->numOps++;
+}
+
+static int newKernel(LatGraph *g, int node) {
+  int kernel = (int)g->numKernels++;
+  LatKernel *k = &g->kernels[kernel];
+  k->root = k->last = node;
+  k->numOps = 1;
+  g->nodes[node].kernel = kernel;
+  return kernel;
+}
+
+/* Classes that move data without changing it: folded into a producer's
+ * kernel they are transparent to the next rule check. */
+static bool isLayoutClass(const char *cls) {
+  return !strcmp(cls, "transpose") || !strcmp(cls, "copy") ||
+         !strcmp(cls, "reshape");
+}
+
+/* The kernel `node` may join through its operands, or -1. */
+static int fusableProducer(LatGraph *g, int node,
+                           bool (*rules)(void *, const char *, const char *),
+                           void *ctx) {
+  LatNode *n = &g->nodes[node];
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(n->op); i++) {
+    int p = latGraphFind(g, latProducer(mlirOperationGetOperand(n->op, i)));
+    if (p < 0 || g->nodes[p].kernel < 0 || latCountUsers(g->nodes[p].op) != 1)
+      continue;
+    if (n->cls.role == LAT_ROLE_VIEW ||
+        rules(ctx, g->nodes[p].fuseClass, n->cls.name))
+      return p;
+  }
+  return -1;
+}
+
+bool latGraphDetect(LatGraph *g, bool fusion,
+                    bool (*rules)(void *, const char *, const char *),
+                    void *ctx) {
+  for (size_t i = 0; i < g->numNodes; i++) {
+    LatNode *n = &g->nodes[i];
+    if (n->cls.role == LAT_ROLE_SKIP)
+      continue;
+    int p = fusion ? fusableProducer(g, (int)i, rules, ctx) : -1;
+    if (p >= 0) {
+      addToKernel(g, (int)i, g->nodes[p].kernel);
+      if (n->cls.role == LAT_ROLE_VIEW || isLayoutClass(n->cls.name)) {
+        n->transparent = true;
+        n->fuseClass = g->nodes[p].fuseClass;
+      }
+    } else if (n->cls.role != LAT_ROLE_VIEW) {
+      newKernel(g, (int)i);
+    }
+  }
+  return true;
+}

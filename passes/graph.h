@@ -1,0 +1,80 @@
+/*===- graph.h - one function's ops, grouped into kernels (internal) -------===*
+ *
+ * A LatGraph holds the ops of one function body in program order, each with
+ * its class and kernel. Kernels are detected with nn-Meter semantics: an op
+ * joins its producer's kernel when the rule (producer class, consumer class)
+ * exists and the producer has no other user. Views (reshapes) and folded
+ * transposes are transparent: the op after them is matched against the
+ * class before them.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef LATENCY_GRAPH_H
+#define LATENCY_GRAPH_H
+
+#include "op_class.h"
+
+#include "latency/costmodel.h"
+
+#include <stddef.h>
+
+typedef struct {
+  MlirOperation op;
+  LatOpClass cls;
+  const char *fuseClass; /* class the next op's rule is checked against */
+  int kernel;            /* kernel index, -1 when in none               */
+  int nextInKernel;      /* next member node, -1 at the end             */
+  bool transparent;      /* folded view/transpose: not in the type name */
+} LatNode;
+
+typedef struct {
+  int root;               /* first node of the kernel                   */
+  int last;               /* last member node                           */
+  int numOps;             /* members                                    */
+  char type[192];         /* classes joined with '+'                    */
+  char dtype[24];         /* element type of the root's first operand   */
+  char axes[160];         /* "m=.. n=.. k=.." and the like, for reports  */
+  char loc[192];          /* root location                              */
+  CmField fields[8];      /* the cost-model query's fields              */
+  char fieldText[8][32];  /* their values                               */
+  int numFields;
+  double flops, bytes;    /* work and boundary traffic                  */
+  double us;              /* the estimate                               */
+  double confidence;
+  CmSource source;
+  CmMethod method;
+  CmBound bound;
+} LatKernel;
+
+typedef struct {
+  LatNode *nodes;
+  size_t numNodes;
+  LatKernel *kernels;
+  size_t numKernels;
+  void **slotKeys;   /* op pointer -> node index, open addressing */
+  int *slotValues;
+  size_t numSlots;
+} LatGraph;
+
+/// Fills `graph` with the ops of `block` (top level) and their classes;
+/// returns false when out of memory.
+bool latGraphBuild(MlirBlock block, LatGraph *graph);
+
+/// Frees what `graph` owns.
+void latGraphFree(LatGraph *graph);
+
+/// Returns the node index of `op`, or -1 when it is not in the graph.
+int latGraphFind(const LatGraph *graph, MlirOperation op);
+
+/// Groups the costed ops into kernels; with `fusion` false every costed op
+/// is its own kernel. `rules` answers whether (producer, consumer) fuses.
+bool latGraphDetect(LatGraph *graph, bool fusion,
+                    bool (*rules)(void *ctx, const char *producer,
+                                  const char *consumer),
+                    void *ctx);
+
+/// Describes every kernel: type name, dtype, axes, flops, boundary bytes,
+/// and the cost-model query fields; warns at op locations about dynamic
+/// shapes, overflowing sizes, unsupported dtypes and unknown ops.
+void latGraphDescribe(LatGraph *graph);
+
+#endif /* LATENCY_GRAPH_H */

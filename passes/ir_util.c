@@ -1,0 +1,152 @@
+/*===- ir_util.c - small helpers over the MLIR C API -----------------------===*/
+#include "ir_util.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+bool latOpIs(MlirOperation op, const char *name) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+  return s.length == strlen(name) && !memcmp(s.data, name, s.length);
+}
+
+bool latOpHasPrefix(MlirOperation op, const char *prefix) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+  size_t n = strlen(prefix);
+  return s.length >= n && !memcmp(s.data, prefix, n);
+}
+
+void latOpName(MlirOperation op, char *out, size_t size) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+  snprintf(out, size, "%.*s", (int)s.length, s.data);
+}
+
+static void elementTypeInfo(MlirType t, LatShape *shape) {
+  const char *name = "";
+  double bytes = 0;
+  if (mlirTypeIsABF16(t))
+    name = "bf16", bytes = 2;
+  else if (mlirTypeIsAF16(t))
+    name = "f16", bytes = 2;
+  else if (mlirTypeIsAF32(t))
+    name = "f32", bytes = 4;
+  else if (mlirTypeIsAF64(t))
+    name = "f64", bytes = 8;
+  else if (mlirTypeIsAFloat8E4M3FN(t))
+    name = "f8E4M3FN", bytes = 1;
+  else if (mlirTypeIsAFloat8E5M2(t))
+    name = "f8E5M2", bytes = 1;
+  else if (mlirTypeIsAInteger(t)) {
+    unsigned width = mlirIntegerTypeGetWidth(t);
+    snprintf(shape->dtype, sizeof shape->dtype, "i%u", width);
+    shape->elementBytes = width <= 8 ? 1 : width / 8.0;
+    return;
+  } else if (mlirTypeIsAIndex(t))
+    name = "index", bytes = 8;
+  snprintf(shape->dtype, sizeof shape->dtype, "%s", name);
+  shape->elementBytes = bytes;
+}
+
+LatShape latShapeOf(MlirValue value) {
+  LatShape shape;
+  memset(&shape, 0, sizeof shape);
+  MlirType t = mlirValueGetType(value);
+  shape.elements = 1;
+  if (!mlirTypeIsAShaped(t) || !mlirShapedTypeHasRank(t)) {
+    elementTypeInfo(mlirTypeIsAShaped(t) ? mlirShapedTypeGetElementType(t) : t,
+                    &shape);
+    shape.dynamic = mlirTypeIsAShaped(t);
+    return shape;
+  }
+  shape.isTensor = true;
+  shape.rank = (int)mlirShapedTypeGetRank(t);
+  for (int i = 0; i < shape.rank; i++) {
+    int64_t d = 1;
+    if (mlirShapedTypeIsDynamicDim(t, i))
+      shape.dynamic = true;
+    else
+      d = mlirShapedTypeGetDimSize(t, i);
+    if (i < LAT_MAX_RANK)
+      shape.dims[i] = d;
+    shape.elements *= (double)d;
+  }
+  if (shape.rank > LAT_MAX_RANK)
+    shape.rank = LAT_MAX_RANK;
+  shape.overflow = shape.elements > 9.2e18;
+  elementTypeInfo(mlirShapedTypeGetElementType(t), &shape);
+  return shape;
+}
+
+int latCountUsers(MlirOperation op) {
+  int users = 0;
+  MlirOperation last = {NULL};
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    for (MlirOpOperand use = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+         !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+      MlirOperation owner = mlirOpOperandGetOwner(use);
+      if (mlirOperationIsNull(last) || !mlirOperationEqual(owner, last))
+        users++;
+      last = owner;
+    }
+  return users;
+}
+
+typedef struct {
+  char *out;
+  size_t size, used;
+} TextSink;
+
+static void appendText(MlirStringRef s, void *user) {
+  TextSink *sink = user;
+  if (sink->used + 1 >= sink->size)
+    return;
+  size_t n = s.length;
+  if (n > sink->size - sink->used - 1)
+    n = sink->size - sink->used - 1;
+  memcpy(sink->out + sink->used, s.data, n);
+  sink->used += n;
+  sink->out[sink->used] = '\0';
+}
+
+void latLocationText(MlirOperation op, char *out, size_t size) {
+  TextSink sink = {out, size, 0};
+  out[0] = '\0';
+  mlirLocationPrint(mlirOperationGetLocation(op), appendText, &sink);
+}
+
+void latAttributeText(MlirAttribute attr, char *out, size_t size) {
+  TextSink sink = {out, size, 0};
+  out[0] = '\0';
+  mlirAttributePrint(attr, appendText, &sink);
+}
+
+MlirOperation latProducer(MlirValue value) {
+  if (mlirValueIsAOpResult(value))
+    return mlirOpResultGetOwner(value);
+  MlirOperation none = {NULL};
+  return none;
+}
+
+int64_t latI64ArrayAttr(MlirOperation op, const char *name, int index,
+                        int64_t fallback) {
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString(name));
+  if (mlirAttributeIsNull(a))
+    return fallback;
+  if (mlirAttributeIsADenseI64Array(a))
+    return index < mlirDenseArrayGetNumElements(a)
+               ? mlirDenseI64ArrayGetElement(a, index)
+               : fallback;
+  if (mlirAttributeIsADenseElements(a) &&
+      index < mlirElementsAttrGetNumElements(a))
+    return mlirDenseElementsAttrGetInt64Value(a, index);
+  if (mlirAttributeIsAArray(a) && index < mlirArrayAttrGetNumElements(a)) {
+    MlirAttribute e = mlirArrayAttrGetElement(a, index);
+    if (mlirAttributeIsAInteger(e))
+      return mlirIntegerAttrGetValueInt(e);
+  }
+  return fallback;
+}

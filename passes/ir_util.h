@@ -1,0 +1,60 @@
+/*===- ir_util.h - small helpers over the MLIR C API (internal) ------------===*
+ *
+ * Names, shapes, element types and locations of ops and values, so the
+ * classification and description code reads as what it means.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef LATENCY_IR_UTIL_H
+#define LATENCY_IR_UTIL_H
+
+#include "mlir-c/IR.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { LAT_MAX_RANK = 8 };
+
+/// Shape facts of a value: static dims (dynamic ones count as 1), element
+/// type spelling and size.
+typedef struct {
+  bool isTensor;            /* a ranked tensor or memref                  */
+  bool dynamic;             /* some dim was dynamic (counted as 1)        */
+  bool overflow;            /* the element count overflowed int64         */
+  int rank;                 /* number of dims                             */
+  int64_t dims[LAT_MAX_RANK]; /* static sizes                             */
+  double elements;          /* product of dims                            */
+  char dtype[24];           /* MLIR spelling: bf16, f32, i8, ... or ""    */
+  double elementBytes;      /* bytes per element, 0 when unknown          */
+} LatShape;
+
+/// Returns true when `op` is named exactly `name`.
+bool latOpIs(MlirOperation op, const char *name);
+
+/// Returns true when `op`'s name starts with `prefix`.
+bool latOpHasPrefix(MlirOperation op, const char *prefix);
+
+/// Copies `op`'s name into `out` (`size` bytes).
+void latOpName(MlirOperation op, char *out, size_t size);
+
+/// Describes the type of `value`.
+LatShape latShapeOf(MlirValue value);
+
+/// Returns the number of distinct ops using the results of `op`.
+int latCountUsers(MlirOperation op);
+
+/// Writes `op`'s location as text into `out` (`size` bytes).
+void latLocationText(MlirOperation op, char *out, size_t size);
+
+/// Writes `attr` as text into `out` (`size` bytes, truncated).
+void latAttributeText(MlirAttribute attr, char *out, size_t size);
+
+/// Returns the producer op of `value`, or a null op for block arguments.
+MlirOperation latProducer(MlirValue value);
+
+/// Returns the integer `index` of an i64 array attribute `name` of `op`
+/// (DenseI64ArrayAttr or ArrayAttr of integers), or `fallback`.
+int64_t latI64ArrayAttr(MlirOperation op, const char *name, int index,
+                        int64_t fallback);
+
+#endif /* LATENCY_IR_UTIL_H */

@@ -1,0 +1,211 @@
+/*===- op_class.c - what each op of a TOSA / linalg graph is ---------------===*
+ *
+ * Named ops map through a table; linalg.generic is recognised from the ops
+ * in its body (math.erf -> gelu, max/select -> relu, rsqrt with several
+ * inputs -> batchnorm, ...) and a reduction iterator (-> reduce).
+ *
+ *===----------------------------------------------------------------------===*/
+#include "op_class.h"
+
+#include "ir_util.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+
+#include <string.h>
+
+typedef struct {
+  const char *op;
+  const char *cls;
+  LatRole role;
+  double flops;
+} NamedClass;
+
+static const NamedClass kNamed[] = {
+    /* compute */
+    {"tosa.conv2d", "conv2d", LAT_ROLE_COSTED, 0},
+    {"tosa.depthwise_conv2d", "depthwise_conv2d", LAT_ROLE_COSTED, 0},
+    {"tosa.matmul", "matmul", LAT_ROLE_COSTED, 0},
+    {"linalg.matmul", "matmul", LAT_ROLE_COSTED, 0},
+    {"linalg.matmul_transpose_b", "matmul", LAT_ROLE_COSTED, 0},
+    {"linalg.batch_matmul", "matmul", LAT_ROLE_COSTED, 0},
+    /* elementwise */
+    {"tosa.add", "add", LAT_ROLE_COSTED, 1},
+    {"linalg.add", "add", LAT_ROLE_COSTED, 1},
+    {"tosa.sub", "sub", LAT_ROLE_COSTED, 1},
+    {"linalg.sub", "sub", LAT_ROLE_COSTED, 1},
+    {"tosa.mul", "mul", LAT_ROLE_COSTED, 1},
+    {"linalg.mul", "mul", LAT_ROLE_COSTED, 1},
+    {"linalg.div", "div", LAT_ROLE_COSTED, 1},
+    {"tosa.reciprocal", "div", LAT_ROLE_COSTED, 1},
+    {"tosa.rsqrt", "rsqrt", LAT_ROLE_COSTED, 2},
+    {"tosa.clamp", "clamp", LAT_ROLE_COSTED, 2},
+    {"tosa.maximum", "relu", LAT_ROLE_COSTED, 1},
+    {"tosa.sigmoid", "sigmoid", LAT_ROLE_COSTED, 4},
+    {"tosa.tanh", "tanh", LAT_ROLE_COSTED, 4},
+    {"tosa.exp", "exp", LAT_ROLE_COSTED, 4},
+    {"linalg.exp", "exp", LAT_ROLE_COSTED, 4},
+    {"linalg.powf", "pow", LAT_ROLE_COSTED, 4},
+    {"linalg.negf", "neg", LAT_ROLE_COSTED, 1},
+    {"tosa.erf", "erf", LAT_ROLE_COSTED, 8},
+    {"math.erf", "erf", LAT_ROLE_COSTED, 8}, /* on tensors, in TOSA graphs */
+    {"math.exp", "exp", LAT_ROLE_COSTED, 4},
+    {"math.tanh", "tanh", LAT_ROLE_COSTED, 4},
+    {"math.rsqrt", "rsqrt", LAT_ROLE_COSTED, 2},
+    {"math.sqrt", "rsqrt", LAT_ROLE_COSTED, 2},
+    {"tosa.cast", "cast", LAT_ROLE_COSTED, 1},
+    {"tosa.identity", "copy", LAT_ROLE_VIEW, 0},
+    {"linalg.copy", "copy", LAT_ROLE_COSTED, 0},
+    {"linalg.broadcast", "broadcast", LAT_ROLE_COSTED, 0},
+    /* reductions, pooling, data movement */
+    {"tosa.reduce_sum", "reduce", LAT_ROLE_COSTED, 1},
+    {"tosa.reduce_max", "reduce", LAT_ROLE_COSTED, 1},
+    {"linalg.reduce", "reduce", LAT_ROLE_COSTED, 1},
+    {"tosa.avg_pool2d", "pool", LAT_ROLE_COSTED, 0},
+    {"tosa.max_pool2d", "pool", LAT_ROLE_COSTED, 0},
+    {"tosa.transpose", "transpose", LAT_ROLE_COSTED, 0},
+    {"linalg.transpose", "transpose", LAT_ROLE_COSTED, 0},
+    {"tosa.gather", "gather", LAT_ROLE_COSTED, 0},
+    {"tosa.slice", "slice", LAT_ROLE_COSTED, 0},
+    {"tensor.extract_slice", "slice", LAT_ROLE_COSTED, 0},
+    {"tensor.pad", "pad", LAT_ROLE_COSTED, 0},
+    {"tosa.pad", "pad", LAT_ROLE_COSTED, 0},
+    /* views: no data moves */
+    {"tosa.reshape", "reshape", LAT_ROLE_VIEW, 0},
+    {"tensor.collapse_shape", "reshape", LAT_ROLE_VIEW, 0},
+    {"tensor.expand_shape", "reshape", LAT_ROLE_VIEW, 0},
+    {"tensor.reshape", "reshape", LAT_ROLE_VIEW, 0},
+    {"tensor.cast", "reshape", LAT_ROLE_VIEW, 0},
+    /* no cost at all */
+    {"tosa.const", "const", LAT_ROLE_SKIP, 0},
+    {"tosa.const_shape", "const", LAT_ROLE_SKIP, 0},
+    {"arith.constant", "const", LAT_ROLE_SKIP, 0},
+    {"tensor.empty", "const", LAT_ROLE_SKIP, 0},
+    {"linalg.fill", "fill", LAT_ROLE_SKIP, 0},
+    {"cf.assert", "assert", LAT_ROLE_SKIP, 0},
+    {"func.return", "return", LAT_ROLE_SKIP, 0},
+    {"tensor.extract", "scalar", LAT_ROLE_SKIP, 0},
+    {"tensor.dim", "scalar", LAT_ROLE_SKIP, 0},
+};
+
+/* Prefixes of named conv / pooling families. */
+static const NamedClass kPrefixes[] = {
+    {"linalg.depthwise_conv_2d", "depthwise_conv2d", LAT_ROLE_COSTED, 0},
+    {"linalg.conv_2d", "conv2d", LAT_ROLE_COSTED, 0},
+    {"linalg.pooling_", "pool", LAT_ROLE_COSTED, 0},
+};
+
+typedef struct {
+  bool erf, max, min, select, cmp, exp, tanh, sqrt, div, add, sub, mul;
+  bool cast, other;
+  int numOps;
+} BodyOps;
+
+static BodyOps scanBody(MlirOperation generic) {
+  BodyOps b;
+  memset(&b, 0, sizeof b);
+  MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(generic, 0));
+  if (mlirBlockIsNull(block))
+    return b;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (latOpIs(op, "linalg.yield"))
+      continue;
+    b.numOps++;
+    if (latOpIs(op, "math.erf"))
+      b.erf = true;
+    else if (latOpIs(op, "arith.maximumf") || latOpIs(op, "arith.maxnumf"))
+      b.max = true;
+    else if (latOpIs(op, "arith.minimumf") || latOpIs(op, "arith.minnumf"))
+      b.min = true;
+    else if (latOpIs(op, "arith.select"))
+      b.select = true;
+    else if (latOpIs(op, "arith.cmpf"))
+      b.cmp = true;
+    else if (latOpIs(op, "math.exp"))
+      b.exp = true;
+    else if (latOpIs(op, "math.tanh"))
+      b.tanh = true;
+    else if (latOpIs(op, "math.sqrt") || latOpIs(op, "math.rsqrt"))
+      b.sqrt = true;
+    else if (latOpIs(op, "arith.divf"))
+      b.div = true;
+    else if (latOpIs(op, "arith.addf") || latOpIs(op, "arith.addi"))
+      b.add = true;
+    else if (latOpIs(op, "arith.subf") || latOpIs(op, "arith.subi"))
+      b.sub = true;
+    else if (latOpIs(op, "arith.mulf") || latOpIs(op, "arith.muli"))
+      b.mul = true;
+    else if (latOpHasPrefix(op, "arith.trunc") || latOpHasPrefix(op, "arith.ext") ||
+             latOpHasPrefix(op, "arith.fpto") || latOpHasPrefix(op, "arith.sitofp"))
+      b.cast = true;
+    else if (!latOpIs(op, "arith.constant") && !latOpIs(op, "linalg.index") &&
+             !latOpIs(op, "arith.index_cast"))
+      b.other = true;
+  }
+  return b;
+}
+
+/* True when an iterator is #linalg.iterator_type<reduction>. */
+static bool hasReduction(MlirOperation generic) {
+  MlirAttribute iterators = mlirOperationGetAttributeByName(
+      generic, mlirStringRefCreateFromCString("iterator_types"));
+  if (mlirAttributeIsNull(iterators))
+    return false;
+  char text[512];
+  latAttributeText(iterators, text, sizeof text);
+  return strstr(text, "reduction") != NULL;
+}
+
+static LatOpClass classifyGeneric(MlirOperation op) {
+  BodyOps b = scanBody(op);
+  LatOpClass c = {"elementwise", LAT_ROLE_COSTED, b.numOps ? b.numOps : 1};
+  intptr_t numInputs = mlirOperationGetNumOperands(op) - 1;
+  if (b.erf)
+    c.name = "gelu";
+  else if (b.sqrt && numInputs >= 3)
+    c.name = "batchnorm";
+  else if (hasReduction(op))
+    c.name = "reduce";
+  else if ((b.max || (b.cmp && b.select)) && b.min)
+    c.name = "relu6";
+  else if ((b.max || (b.cmp && b.select)) && !b.add && !b.mul)
+    c.name = "relu";
+  else if (b.exp)
+    c.name = "exp";
+  else if (b.tanh)
+    c.name = "tanh";
+  else if (b.div)
+    c.name = "div";
+  else if (b.sqrt)
+    c.name = "rsqrt";
+  else if (b.sub && !b.add && !b.mul)
+    c.name = "sub";
+  else if (b.mul && !b.add && !b.sub)
+    c.name = "mul";
+  else if (b.add || b.sub || b.mul)
+    c.name = "add";
+  else if (b.cast)
+    c.name = "cast";
+  else if (b.numOps == 0)
+    c.name = "copy"; /* a yield of inputs: transpose or broadcast */
+  return c;
+}
+
+LatOpClass latClassify(MlirOperation op) {
+  for (size_t i = 0; i < sizeof kNamed / sizeof kNamed[0]; i++)
+    if (latOpIs(op, kNamed[i].op))
+      return (LatOpClass){kNamed[i].cls, kNamed[i].role, kNamed[i].flops};
+  for (size_t i = 0; i < sizeof kPrefixes / sizeof kPrefixes[0]; i++)
+    if (latOpHasPrefix(op, kPrefixes[i].op))
+      return (LatOpClass){kPrefixes[i].cls, kPrefixes[i].role, 0};
+  if (latOpIs(op, "linalg.generic"))
+    return classifyGeneric(op);
+  /* Ops that produce no tensor (asserts, scalar checks, index math) cost
+   * nothing we model. */
+  bool tensorResult = false;
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    tensorResult |= latShapeOf(mlirOperationGetResult(op, r)).isTensor;
+  if (!tensorResult)
+    return (LatOpClass){"scalar", LAT_ROLE_SKIP, 0};
+  return (LatOpClass){"unknown", LAT_ROLE_UNKNOWN, 1};
+}

@@ -1,0 +1,31 @@
+/*===- report.h - JSON / Markdown / CSV reports and Chrome traces ----------===*/
+#ifndef LATENCY_REPORT_H
+#define LATENCY_REPORT_H
+
+#include "graph.h"
+
+#include <stdio.h>
+
+/// One annotated function: its kernels and totals by source.
+typedef struct {
+  MlirOperation func;   /* the func.func                   */
+  char name[128];       /* symbol name                     */
+  LatGraph graph;       /* owned                           */
+  double totalUs;       /* sum of kernel estimates         */
+  double measuredUs;    /* part answered by measurements   */
+  double interpolatedUs;/* part answered by interpolation  */
+  double rooflineUs;    /* part answered by the roofline   */
+} LatFunctionReport;
+
+/// Writes the report of `functions` to `path` as JSON, Markdown or CSV by
+/// extension ("-" = Markdown on stdout); returns false with `error` filled.
+bool latWriteReport(const char *path, const char *profile, const char *device,
+                    const LatFunctionReport *functions, size_t count,
+                    char *error, size_t errorSize);
+
+/// Writes a Chrome trace event JSON file of the kernels end to end in
+/// program order, one track per function; false with `error` filled.
+bool latWriteTrace(const char *path, const LatFunctionReport *functions,
+                   size_t count, char *error, size_t errorSize);
+
+#endif /* LATENCY_REPORT_H */
