@@ -22,7 +22,8 @@ static int harnessFailures; /* CHECK failures in the running test */
 
 /* Relative closeness, for values that went through arithmetic. */
 #define CHECK_NEAR(a, b, rel)                                                  \
-  CHECK(fabs((a) - (b)) <= (rel) * fmax(fabs(a), fabs(b)))
+  CHECK(fabs((double)(a) - (double)(b)) <=                                      \
+        (rel) * fmax(fabs((double)(a)), fabs((double)(b))))
 
 #define TEST(name) static void name(void)
 

@@ -1,0 +1,245 @@
+/*===- test_costmodel.c - tiers, provenance and rollback on real CSVs ------===*
+ *
+ * Each test writes a small profile directory, loads it through the public
+ * API (libcsv, Qhull), and checks one behaviour.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "harness.h"
+#include "test_profiles.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char scratch[4096];
+
+static CmProfile profileWith(const char *name, const char *policy,
+                             const char *table) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/%s", scratch, name);
+  CmProfile p = {NULL};
+  if (testMakeProfile(dir, policy, table))
+    testLoadProfile(dir, &p);
+  return p;
+}
+
+static CmEstimate ask(CmProfile p, const char *kernel, const char *m,
+                      const char *n, const char *k, bool interpolation) {
+  CmField fields[] = {{"dtype", "bf16"}, {"m", m}, {"n", n}, {"k", k}};
+  CmQuery q = {kernel, fields, 4, -1, -1};
+  CmOptions o = {interpolation};
+  CmEstimate e;
+  memset(&e, 0, sizeof e);
+  CHECK(cmProfileEstimate(p, &q, &o, &e, NULL) == CM_OK);
+  return e;
+}
+
+/* A line along m at n=k=64: m = 1, 2, 4 with 10, 20, 40 us. */
+static const char kLine[] = "kernel,dtype,m,n,k,latency_us\n"
+                            "matmul,bf16,1,64,64,10\n"
+                            "matmul,bf16,2,64,64,20\n"
+                            "matmul,bf16,4,64,64,40\n";
+
+TEST(exact_hit_returns_measured_value_unchanged) {
+  CmProfile p = profileWith("exact", NULL, kLine);
+  CmEstimate e = ask(p, "matmul", "2", "64", "64", true);
+  CHECK(e.source == CM_SOURCE_MEASURED && e.method == CM_METHOD_EXACT);
+  CHECK(e.latencyUs == 20.0);
+  cmProfileDestroy(p);
+}
+
+TEST(linear_midpoint_and_quarter_point) {
+  CmProfile p = profileWith("line", NULL, kLine);
+  CmEstimate mid = ask(p, "matmul", "3", "64", "64", true);
+  CHECK(mid.source == CM_SOURCE_INTERPOLATED && mid.dim == 1);
+  CHECK_NEAR(mid.latencyUs, 30.0, 1e-12);
+  CmEstimate quarter = ask(p, "matmul", "2.5", "64", "64", true);
+  CHECK_NEAR(quarter.latencyUs, 25.0, 1e-12);
+  CHECK(quarter.lo[0] == 2 && quarter.hi[0] == 4);
+  cmProfileDestroy(p);
+}
+
+TEST(out_of_range_is_never_extrapolated) {
+  CmProfile p = profileWith("range", NULL, kLine);
+  CmEstimate e = ask(p, "matmul", "8", "64", "64", true);
+  CHECK(e.source == CM_SOURCE_ROOFLINE);
+  CHECK(strstr(e.reason, "1D: no line brackets") != NULL);
+  cmProfileDestroy(p);
+}
+
+TEST(interpolation_off_is_exact_then_roofline) {
+  CmProfile p = profileWith("rollback", NULL, kLine);
+  CmEstimate off = ask(p, "matmul", "3", "64", "64", false);
+  CHECK(off.source == CM_SOURCE_ROOFLINE);
+  CHECK(strstr(off.reason, "interpolation off") != NULL);
+  CmEstimate hit = ask(p, "matmul", "4", "64", "64", false);
+  CHECK(hit.source == CM_SOURCE_MEASURED && hit.latencyUs == 40.0);
+  cmProfileDestroy(p);
+}
+
+TEST(roofline_is_max_of_bounds_plus_launch) {
+  CmProfile p = profileWith("roofline", NULL, kLine);
+  /* device: 1e15 bf16 x 0.5, 1e12 B/s x 0.5, launch 2 us. */
+  CmEstimate e = ask(p, "matmul", "1024", "1024", "1024", true);
+  double flops = 2.0 * 1024 * 1024 * 1024, bytes = 3.0 * 1024 * 1024 * 2;
+  CHECK(e.source == CM_SOURCE_ROOFLINE);
+  CHECK_NEAR(e.computeUs, flops / 0.5e15 * 1e6, 1e-12);
+  CHECK_NEAR(e.memoryUs, bytes / 0.5e12 * 1e6, 1e-12);
+  CHECK_NEAR(e.latencyUs, fmax(e.computeUs, e.memoryUs) + 2, 1e-12);
+  CHECK(e.bound == (e.computeUs > e.memoryUs ? CM_BOUND_COMPUTE
+                                              : CM_BOUND_MEMORY));
+  cmProfileDestroy(p);
+}
+
+TEST(fused_kernel_uses_anchor_table_and_says_so) {
+  CmProfile p = profileWith("alias", NULL, kLine);
+  CmEstimate e = ask(p, "matmul+add", "2", "64", "64", true);
+  CHECK(e.source == CM_SOURCE_MEASURED && e.viaAnchor);
+  CHECK(e.tableKernel && !strcmp(e.tableKernel, "matmul"));
+  cmProfileDestroy(p);
+}
+
+/* A full 3x3 grid in (m, n) at k=64 except the centre: the 1D lines
+ * through the centre bracket it, so 1D answers; at an off-grid point in both
+ * axes no line exists and the 2D Delaunay tier answers. */
+static const char kGrid[] = "kernel,dtype,m,n,k,latency_us\n"
+                            "matmul,bf16,0,0,64,1\n"
+                            "matmul,bf16,0,10,64,2\n"
+                            "matmul,bf16,10,0,64,3\n"
+                            "matmul,bf16,10,10,64,4\n";
+
+TEST(two_d_delaunay_on_a_plane) {
+  CmProfile p = profileWith("plane", NULL, kGrid);
+  CmEstimate e = ask(p, "matmul", "5", "5", "64", true);
+  CHECK(e.source == CM_SOURCE_INTERPOLATED && e.method == CM_METHOD_DELAUNAY_2D);
+  CHECK_NEAR(e.latencyUs, 2.5, 1e-12); /* bilinear data: exact in a simplex */
+  CHECK(e.numCorners == 3);
+  CmEstimate outside = ask(p, "matmul", "11", "5", "64", true);
+  CHECK(outside.source == CM_SOURCE_ROOFLINE);
+  CHECK(strstr(outside.reason, "outside the hull") != NULL);
+  cmProfileDestroy(p);
+}
+
+TEST(three_d_delaunay_in_a_volume) {
+  /* Eight corners of a cube; latency linear: 1 + m + 2n + 3k. */
+  char table[1024] = "kernel,dtype,m,n,k,latency_us\n";
+  for (int c = 0; c < 8; c++) {
+    int m = c & 1, n = (c >> 1) & 1, k = (c >> 2) & 1;
+    snprintf(table + strlen(table), sizeof table - strlen(table),
+             "matmul,bf16,%d,%d,%d,%d\n", m * 8, n * 8, k * 8,
+             1 + m * 8 + 2 * n * 8 + 3 * k * 8);
+  }
+  CmProfile p = profileWith("cube", NULL, table);
+  CmEstimate e = ask(p, "matmul", "3", "2", "5", true);
+  CHECK(e.method == CM_METHOD_DELAUNAY_3D);
+  CHECK_NEAR(e.latencyUs, 1 + 3 + 4 + 15, 1e-12);
+  cmProfileDestroy(p);
+}
+
+TEST(collinear_points_are_degenerate_not_fatal) {
+  static const char table[] = "kernel,dtype,m,n,k,latency_us\n"
+                              "matmul,bf16,0,0,64,1\n"
+                              "matmul,bf16,1,1,64,2\n"
+                              "matmul,bf16,2,2,64,3\n"
+                              "matmul,bf16,3,3,64,4\n";
+  CmProfile p = profileWith("collinear", NULL, table);
+  CmEstimate e = ask(p, "matmul", "1.5", "1", "64", true);
+  CHECK(e.source == CM_SOURCE_ROOFLINE);
+  CHECK(strstr(e.reason, "degenerate") != NULL);
+  cmProfileDestroy(p);
+}
+
+TEST(duplicates_are_averaged_and_bad_latencies_dropped) {
+  static const char table[] = "kernel,dtype,m,n,k,latency_us\n"
+                              "matmul,bf16,1,64,64,10\n"
+                              "matmul,bf16,1,64,64,14\n"
+                              "matmul,bf16,2,64,64,nan\n"
+                              "matmul,bf16,2,64,64,-1\n"
+                              "matmul,bf16,2,64,64,0\n"
+                              "matmul,bf16,2,64,64,inf\n";
+  CmProfile p = profileWith("dups", NULL, table);
+  CHECK(cmProfileGetNumDroppedRows(p) == 4);
+  CmEstimate e = ask(p, "matmul", "1", "64", "64", true);
+  CHECK(e.latencyUs == 12.0 && e.counts.aggregated == 1);
+  CHECK(e.counts.dropped == 4 && e.counts.raw == 6);
+  cmProfileDestroy(p);
+}
+
+TEST(policy_transform_applies_to_candidates_and_target) {
+  static const char policy[] = "kernel,axes,regime,transform\n"
+                               "attn,seq,dtype,seq:sqrt\n";
+  static const char table[] = "kernel,dtype,seq,latency_us\n"
+                              "attn,bf16,1,10\n"
+                              "attn,bf16,9,30\n";
+  CmProfile p = profileWith("sqrt", policy, table);
+  CmField fields[] = {{"dtype", "bf16"}, {"seq", "4"}};
+  CmQuery q = {"attn", fields, 2, -1, -1};
+  CmEstimate e;
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  CHECK_NEAR(e.latencyUs, 20.0, 1e-12); /* sqrt 4 = 2 is halfway in 1..3 */
+  cmProfileDestroy(p);
+}
+
+TEST(confidence_never_changes_the_answer) {
+  /* Two profiles whose tables differ only in rows far from the query: the
+   * confidence may differ, the chosen tier and value may not. */
+  CmProfile p = profileWith("conf", NULL, kLine);
+  CmEstimate a = ask(p, "matmul", "3", "64", "64", true);
+  CmEstimate b = ask(p, "matmul", "3", "64", "64", true);
+  CHECK(a.latencyUs == b.latencyUs && a.source == b.source);
+  CHECK(a.confidence > 0 && a.confidence <= 1);
+  cmProfileDestroy(p);
+}
+
+typedef struct {
+  CmProfile profile;
+  double results[64];
+} ThreadJob;
+
+static void *queryMany(void *arg) {
+  ThreadJob *job = arg;
+  for (int i = 0; i < 64; i++) {
+    char m[16];
+    snprintf(m, sizeof m, "%d", 1 + i % 16);
+    CmField fields[] = {{"dtype", "bf16"}, {"m", m}, {"n", "5"}, {"k", "64"}};
+    CmQuery q = {"matmul", fields, 4, -1, -1};
+    CmEstimate e;
+    cmProfileEstimate(job->profile, &q, NULL, &e, NULL);
+    job->results[i] = e.latencyUs;
+  }
+  return NULL;
+}
+
+TEST(concurrent_queries_give_identical_answers) {
+  CmProfile p = profileWith("threads", NULL, kGrid);
+  ThreadJob jobs[8];
+  pthread_t threads[8];
+  for (int t = 0; t < 8; t++) {
+    jobs[t].profile = p;
+    pthread_create(&threads[t], NULL, queryMany, &jobs[t]);
+  }
+  for (int t = 0; t < 8; t++)
+    pthread_join(threads[t], NULL);
+  for (int t = 1; t < 8; t++)
+    CHECK(memcmp(jobs[0].results, jobs[t].results, sizeof jobs[0].results) == 0);
+  cmProfileDestroy(p);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3)
+    return 2;
+  snprintf(scratch, sizeof scratch, "%s", argv[2]);
+  return RUN_TESTS(T(exact_hit_returns_measured_value_unchanged),
+                   T(linear_midpoint_and_quarter_point),
+                   T(out_of_range_is_never_extrapolated),
+                   T(interpolation_off_is_exact_then_roofline),
+                   T(roofline_is_max_of_bounds_plus_launch),
+                   T(fused_kernel_uses_anchor_table_and_says_so),
+                   T(two_d_delaunay_on_a_plane),
+                   T(three_d_delaunay_in_a_volume),
+                   T(collinear_points_are_degenerate_not_fatal),
+                   T(duplicates_are_averaged_and_bad_latencies_dropped),
+                   T(policy_transform_applies_to_candidates_and_target),
+                   T(confidence_never_changes_the_answer),
+                   T(concurrent_queries_give_identical_answers));
+}
