@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,6 +32,20 @@ void cmEstimateAddReason(CmEstimate *out, const char *format, ...) {
   va_start(args, format);
   vsnprintf(out->reason + used, sizeof out->reason - used, format, args);
   va_end(args);
+}
+
+void cmEstimateAddReasonText(CmEstimate *out, const char *first,
+                             const char *second) {
+  size_t used = strlen(out->reason), size = sizeof out->reason;
+  const char *parts[3] = {used ? "; " : "", first, second};
+  for (int i = 0; i < 3; i++) {
+    size_t n = strlen(parts[i]);
+    if (n > size - 1 - used)
+      n = size - 1 - used;
+    memcpy(out->reason + used, parts[i], n);
+    used += n;
+  }
+  out->reason[used] = '\0';
 }
 
 void cmCornersFromLine(const CmGroup *g, const double *q, const CmLine *line,
@@ -91,50 +106,23 @@ static const char *queryDtype(const CmQuery *q, const CmPolicy *policy) {
   return dtype;
 }
 
-/* Built-in work formulas where the query gives none: matmul-like kernels
- * (axes m, n, k and optional batch): 2mnk flops, (mk + kn + mn) elements. */
-static void deriveWork(const CmQuery *q, const char *dtype, double *flops,
-                       double *bytes) {
-  *flops = q->flops;
-  *bytes = q->bytes;
-  double m, n, k, batch = 1;
-  const char *bt = findField(q, "batch");
-  if (!cmParseNumber(findField(q, "m"), &m) ||
-      !cmParseNumber(findField(q, "n"), &n) ||
-      !cmParseNumber(findField(q, "k"), &k) ||
-      (bt && !cmParseNumber(bt, &batch)))
+/* Built-in work formula of matmul-like kernels (axes m, n, k and optional
+ * batch): 2mnk flops, (mk + kn + mn) elements. Leaves given values alone. */
+static void matmulWork(double m, double n, double k, double batch,
+                       const char *dtype, double *flops, double *bytes) {
+  if (!(m >= 0 && n >= 0 && k >= 0 && batch >= 0))
     return;
   if (*flops < 0)
     *flops = 2 * m * n * k * batch;
-  double size = cmDtypeGetSize(dtype ? dtype : "");
+  double size = cmDtypeGetSize(dtype);
   if (*bytes < 0 && size > 0)
     *bytes = (m * k + k * n + m * n) * batch * size;
 }
 
-/* Reads the policy's axes from the query into q (raw) and tq (transformed);
- * CM_ERR_QUERY for a non-numeric axis; *complete = every axis present. */
-static CmStatus readAxes(const CmQuery *query, const CmPolicy *policy,
-                         double *q, double *tq, bool *complete,
-                         CmEstimate *out, CmError *err) {
-  *complete = true;
-  out->numAxes = policy->numAxes;
-  for (int a = 0; a < policy->numAxes; a++) {
-    out->axisNames[a] = policy->axes[a];
-    const char *text = findField(query, policy->axes[a]);
-    if (!text) {
-      *complete = false;
-      q[a] = tq[a] = out->axisValues[a] = NAN;
-      cmEstimateAddReason(out, "axis '%s' not given", policy->axes[a]);
-      continue;
-    }
-    if (!cmParseNumber(text, &q[a]) || !isfinite(q[a]))
-      return cmErrorSet(err, CM_ERR_QUERY,
-                        "axis '%s': '%.40s' is not a finite number",
-                        policy->axes[a], text);
-    out->axisValues[a] = q[a];
-    tq[a] = cmTransformApply(policy->transforms[a], q[a]);
-  }
-  return CM_OK;
+/* The number in field `name`, or NAN when absent or not a number. */
+static double fieldNumber(const CmQuery *q, const char *name) {
+  double v;
+  return cmParseNumber(findField(q, name), &v) ? v : NAN;
 }
 
 /* Builds the regime key of the query; false (with the reason) when a regime
@@ -179,9 +167,9 @@ static bool estimateFromGroup(CmGroup *g, const double *q, const double *tq,
     out->counts.filtered = 1;
     return true;
   }
-  cmEstimateAddReason(out, "exact: not measured");
+  cmEstimateAddReasonText(out, "exact: not measured", "");
   if (!options->interpolation) {
-    cmEstimateAddReason(out, "interpolation off");
+    cmEstimateAddReasonText(out, "interpolation off", "");
     return false;
   }
   for (int a = 0; a < g->dim; a++)
@@ -192,61 +180,136 @@ static bool estimateFromGroup(CmGroup *g, const double *q, const double *tq,
     }
   if (cmInterpolate1D(g, q, tq, out))
     return true;
-  cmEstimateAddReason(out, "1D: no line brackets the query");
+  cmEstimateAddReasonText(out, "1D: no line brackets the query", "");
   return cmInterpolateND(g, 2, q, tq, out) || cmInterpolateND(g, 3, q, tq, out);
 }
 
+/* Clears the answer. The corner and line arrays are left as they are: their
+ * counts are zeroed, and they are half of the struct, so an exact hit stays
+ * cheap. */
 static void resetEstimate(CmEstimate *out, const char *kernel) {
-  memset(out, 0, sizeof *out);
+  memset(out, 0, offsetof(CmEstimate, numCorners));
+  out->numCorners = 0;
+  out->numLines = 0;
+  memset(&out->counts, 0, sizeof *out - offsetof(CmEstimate, counts));
   out->kernel = kernel;
   out->source = CM_SOURCE_UNKNOWN;
   out->errorEstimate = -1;
   out->flops = out->bytes = -1;
 }
 
-CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
-                           const CmOptions *options, CmEstimate *out,
-                           CmError *err) {
+CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
+                          CmPrepared *out, CmError *err) {
   struct CmProfileImpl *p = profile.ptr;
+  memset(out, 0, sizeof *out);
+  out->profile = profile;
+  out->kernel = query->kernel;
+  if (!query->kernel || !*query->kernel)
+    return cmErrorSet(err, CM_ERR_QUERY, "the query names no kernel");
+  const CmPolicy *policy = resolvePolicy(p, query->kernel, &out->viaAnchor);
+  const char *dtype = queryDtype(query, policy);
+  if (dtype)
+    cmCanonicalRegimeValue("dtype", dtype, out->dtype, sizeof out->dtype);
+  out->policy = policy;
+  if (!policy) {
+    snprintf(out->reason, sizeof out->reason, "no table for kernel '%.100s'",
+             query->kernel);
+    return CM_OK;
+  }
+  out->numAxes = policy->numAxes;
+  for (int a = 0; a < policy->numAxes; a++)
+    out->axisNames[a] = policy->axes[a];
+  char key[kRegimeKeySize];
+  CmEstimate missing; /* only its reason is used */
+  missing.reason[0] = '\0';
+  if (!queryRegimeKey(query, policy, key, &missing)) {
+    snprintf(out->reason, sizeof out->reason, "%.180s", missing.reason);
+    return CM_OK;
+  }
+  CmGroup *g = cmGroupSetFind(&p->groups, policy->kernel, key, policy, false);
+  if (g && !cmGroupSeal(g))
+    return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+  out->group = g;
+  if (!g)
+    snprintf(out->reason, sizeof out->reason,
+             "no measurements for this regime");
+  return CM_OK;
+}
+
+/* Axes named m, n, k, batch feed the built-in matmul work formula. */
+static void workAxes(const CmPolicy *policy, const double *axes,
+                     double *named) {
+  static const char *const names[4] = {"m", "n", "k", "batch"};
+  for (int a = 0; a < policy->numAxes; a++)
+    for (int w = 0; w < 4; w++)
+      if (!strcmp(policy->axes[a], names[w]))
+        named[w] = axes[a];
+}
+
+CmStatus cmPreparedEstimate(const CmPrepared *prep, const double *axes,
+                            double flops, double bytes,
+                            const CmOptions *options, CmEstimate *out,
+                            CmError *err) {
   const CmOptions defaults = cmOptionsDefault();
   if (!options)
     options = &defaults;
-  resetEstimate(out, query->kernel ? query->kernel : "");
-  if (!query->kernel || !*query->kernel)
-    return cmErrorSet(err, CM_ERR_QUERY, "the query names no kernel");
-
-  bool viaAnchor;
-  const CmPolicy *policy = resolvePolicy(p, query->kernel, &viaAnchor);
-  double q[CM_MAX_AXES], tq[CM_MAX_AXES];
-  char key[kRegimeKeySize];
-  if (!policy) {
-    cmEstimateAddReason(out, "no table for kernel '%s'", query->kernel);
-  } else {
+  resetEstimate(out, prep->kernel ? prep->kernel : "");
+  if (prep->reason[0])
+    cmEstimateAddReasonText(out, prep->reason, "");
+  const CmPolicy *policy = prep->policy;
+  if (policy) {
+    double q[CM_MAX_AXES], tq[CM_MAX_AXES];
+    bool complete = true;
     out->tableKernel = policy->kernel;
-    out->viaAnchor = viaAnchor;
-    bool complete;
-    CmStatus status = readAxes(query, policy, q, tq, &complete, out, err);
-    if (status != CM_OK)
-      return status;
-    CmGroup *g = NULL;
-    if (queryRegimeKey(query, policy, key, out)) {
-      g = cmGroupSetFind(&p->groups, policy->kernel, key, policy, false);
-      if (!g)
-        cmEstimateAddReason(out, "no measurements for this regime");
+    out->viaAnchor = prep->viaAnchor;
+    out->numAxes = policy->numAxes;
+    for (int a = 0; a < policy->numAxes; a++) {
+      out->axisNames[a] = policy->axes[a];
+      q[a] = out->axisValues[a] = axes[a];
+      if (isinf(axes[a]))
+        return cmErrorSet(err, CM_ERR_QUERY, "axis '%s' is not finite",
+                          policy->axes[a]);
+      if (isnan(axes[a])) {
+        complete = false;
+        cmEstimateAddReason(out, "axis '%s' not given", policy->axes[a]);
+      }
+      tq[a] = cmTransformApply(policy->transforms[a], q[a]);
     }
-    if (g && !cmGroupSeal(g))
-      return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
-    if (g && estimateFromGroup(g, q, tq, complete, options, out))
+    if (prep->group &&
+        estimateFromGroup(prep->group, q, tq, complete, options, out))
       return CM_OK;
+    double named[4] = {NAN, NAN, NAN, 1};
+    workAxes(policy, axes, named);
+    matmulWork(named[0], named[1], named[2], named[3], prep->dtype, &flops,
+               &bytes);
   }
-  const char *dtype = queryDtype(query, policy);
-  char canonical[64];
-  if (dtype) {
-    cmCanonicalRegimeValue("dtype", dtype, canonical, sizeof canonical);
-    dtype = canonical;
-  }
-  double flops, bytes;
-  deriveWork(query, dtype, &flops, &bytes);
-  cmRoofline(profile, dtype, flops, bytes, out);
+  cmRoofline(prep->profile, prep->dtype[0] ? prep->dtype : NULL, flops, bytes,
+             out);
   return CM_OK;
+}
+
+CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
+                           const CmOptions *options, CmEstimate *out,
+                           CmError *err) {
+  CmPrepared prep;
+  resetEstimate(out, query->kernel ? query->kernel : "");
+  CmStatus status = cmProfilePrepare(profile, query, &prep, err);
+  if (status != CM_OK)
+    return status;
+  double axes[CM_MAX_AXES];
+  for (int a = 0; a < prep.numAxes; a++) {
+    const char *text = findField(query, prep.axisNames[a]);
+    axes[a] = NAN;
+    if (text && (!cmParseNumber(text, &axes[a]) || !isfinite(axes[a])))
+      return cmErrorSet(err, CM_ERR_QUERY,
+                        "axis '%s': '%.40s' is not a finite number",
+                        prep.axisNames[a], text);
+  }
+  /* A kernel without a table may still be matmul-like by its fields. */
+  double flops = query->flops, bytes = query->bytes;
+  double batch = fieldNumber(query, "batch");
+  matmulWork(fieldNumber(query, "m"), fieldNumber(query, "n"),
+             fieldNumber(query, "k"), isnan(batch) ? 1 : batch, prep.dtype,
+             &flops, &bytes);
+  return cmPreparedEstimate(&prep, axes, flops, bytes, options, out, err);
 }

@@ -23,7 +23,13 @@ bool cmInterpolateND(CmGroup *group, int dim, const double *q,
 void cmCornersFromLine(const CmGroup *group, const double *q,
                        const CmLine *line, CmEstimate *out);
 
-/// Appends `text` to the answer's reason, separated by "; ".
+/// Appends the texts `first` and `second` (may be "") to the answer's
+/// reason, separated from what is there by "; ". No formatting: the tiers
+/// call this on every miss, so it must be cheap.
+void cmEstimateAddReasonText(CmEstimate *out, const char *first,
+                             const char *second);
+
+/// Appends formatted text to the answer's reason, separated by "; ".
 void cmEstimateAddReason(CmEstimate *out, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -73,24 +73,23 @@ bool cmInterpolateND(CmGroup *g, int dim, const double *q, const double *tq,
       continue;
     int axes[3];
     axesOfMask(mask, g->dim, axes);
-    char name[64];
-    int len = snprintf(name, sizeof name, "%dD (", dim);
-    for (int k = 0; k < dim; k++)
-      len += snprintf(name + len, sizeof name - len, "%s%s", k ? "," : "",
-                      g->policy->axes[axes[k]]);
-    snprintf(name + len, sizeof name - len, ")");
-
     const CmSubspaceIndex *index = cmGroupGetSubspaceIndex(g, mask);
-    const CmSubspaceSet *set = index ? cmSubspaceIndexFind(index, q) : NULL;
+    if (!index) {
+      cmEstimateAddReasonText(out, "out of memory", "");
+      return false;
+    }
+    const char *name = cmSubspaceIndexGetName(index);
+    const CmSubspaceSet *set = cmSubspaceIndexFind(index, q);
     if (!set) {
-      cmEstimateAddReason(out, "%s: no points share the other axes", name);
+      cmEstimateAddReasonText(out, name, ": no points share the other axes");
       continue;
     }
     char why[160];
     const CmTriangulation *tri =
         cmSubspaceSetGetTriangulation(g, index, set, why, sizeof why);
     if (!tri) {
-      cmEstimateAddReason(out, "%s: %s", name, why);
+      cmEstimateAddReasonText(out, name, ": ");
+      cmEstimateAddReasonText(out, why, "");
       continue;
     }
     double target[3], weights[4];
@@ -98,8 +97,7 @@ bool cmInterpolateND(CmGroup *g, int dim, const double *q, const double *tq,
     for (int k = 0; k < dim; k++)
       target[k] = tq[axes[k]];
     if (!cmTriangulationLocate(tri, target, vertices, weights)) {
-      cmEstimateAddReason(out, "%s: outside the hull of %zu points", name,
-                          cmSubspaceSetGetSize(set));
+      cmEstimateAddReasonText(out, name, ": outside the hull");
       continue;
     }
     answerFromSimplex(g, dim, axes, set, vertices, weights, out);

@@ -26,6 +26,7 @@ struct CmSubspaceIndex {
   CmTupleHash byOthers;    /* other-axis values -> first point      */
   uint32_t *setOf;         /* point -> set number                   */
   uint32_t *members;       /* points grouped by set                 */
+  char name[96];           /* "2D (m,n)", for reasons               */
   CmSubspaceSet *sets;     /* numSets entries                       */
   size_t numSets;
 };
@@ -51,6 +52,12 @@ static CmSubspaceIndex *subspaceIndexCreate(const CmGroup *g, unsigned mask) {
   for (int a = 0; a < g->dim; a++)
     if (mask & (1u << a))
       index->axes[index->dim++] = a;
+  int len = snprintf(index->name, sizeof index->name, "%dD (", index->dim);
+  for (int k = 0; k < index->dim && len < (int)sizeof index->name; k++)
+    len += snprintf(index->name + len, sizeof index->name - len, "%s%s",
+                    k ? "," : "", g->policy->axes[index->axes[k]]);
+  if (len < (int)sizeof index->name - 1)
+    snprintf(index->name + len, sizeof index->name - len, ")");
   index->setOf = malloc((n + 1) * sizeof *index->setOf);
   index->members = malloc((n + 1) * sizeof *index->members);
   size_t *start = calloc(n + 2, sizeof *start);
@@ -101,6 +108,10 @@ const CmSubspaceSet *cmSubspaceIndexFind(const CmSubspaceIndex *index,
                                          const double *probe) {
   long first = cmTupleHashFind(&index->byOthers, probe);
   return first < 0 ? NULL : &index->sets[index->setOf[first]];
+}
+
+const char *cmSubspaceIndexGetName(const CmSubspaceIndex *index) {
+  return index->name;
 }
 
 size_t cmSubspaceSetGetSize(const CmSubspaceSet *set) { return set->count; }

@@ -25,6 +25,9 @@ const CmSubspaceIndex *cmGroupGetSubspaceIndex(CmGroup *group, unsigned mask);
 /// Frees `index` and its triangulations; NULL is a no-op.
 void cmSubspaceIndexDestroy(CmSubspaceIndex *index);
 
+/// Returns the name of the index's subset, e.g. "2D (m,n)" (borrowed).
+const char *cmSubspaceIndexGetName(const CmSubspaceIndex *index);
+
 /// Returns the candidate set of `probe` (its other-axis values) or NULL.
 const CmSubspaceSet *cmSubspaceIndexFind(const CmSubspaceIndex *index,
                                          const double *probe);

@@ -3,11 +3,16 @@
  * Qhull is used only in triangulateWithQhull: its state lives on that
  * function's stack, every call after qh_new_qhull runs under its own
  * setjmp(qh->errexit) guard (otherwise a Qhull error calls exit()), the
- * lower-Delaunay simplices and their neighbours are copied out, and Qhull is
- * freed before the function returns. Point location is ours: a visibility
- * walk over the copied simplices (Qhull's own finder trips on 'Qt'), started
- * from the nearest of a few sampled simplices, with a brute-force scan as
- * the fallback when the walk meets a degenerate simplex.
+ * lower-Delaunay simplices are copied out, and Qhull is
+ * freed before the function returns. Point location is ours (Qhull's own
+ * finder trips on 'Qt'): a grid whose cell boundaries are quantiles of the
+ * vertex coordinates on each axis (profiles are log-spaced, so uniform cells
+ * would crowd), each cell listing the non-degenerate simplices whose bounding
+ * box overlaps it. A point inside the hull lies in some such simplex, whose
+ * box holds the point, so it is listed in the point's cell: checking that
+ * cell's list answers exactly, including "outside". (A visibility walk was
+ * tried first: on the cospherical GEMM grid 'Qt' makes so many degenerate
+ * slivers that walks kept falling back to scanning every simplex.)
  *
  *===----------------------------------------------------------------------===*/
 #include "triangulation.h"
@@ -20,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kMaxDim = 3, kNumStarts = 32 };
+enum { kMaxDim = 3, kMaxCellsPerAxis = 64 };
 
 /* Barycentric tolerance: a point this close outside a face still counts. */
 static const double kInsideEps = 1e-12;
@@ -31,10 +36,13 @@ struct CmTriangulation {
   double *points;       /* numPoints * dim, copied                         */
   size_t numSimplices;  /* lower Delaunay simplices                        */
   uint32_t *vertices;   /* numSimplices * (dim+1) point indices            */
-  int32_t *neighbours;  /* same shape: simplex opposite vertex i, -1: none */
   double *transforms;   /* numSimplices * dim*dim inverse of the edge      */
                         /* matrix, NaN-filled for degenerate simplices     */
-  double *centroids;    /* numSimplices * dim, for choosing a start        */
+  int cellsPerAxis[kMaxDim];   /* grid cells along each axis             */
+  double *bounds[kMaxDim];     /* cellsPerAxis-1 inner boundaries each   */
+  size_t *cellStart;           /* cell -> first entry; numCells + 1      */
+  uint32_t *cellSimplices;     /* simplices overlapping each cell        */
+  double lo[kMaxDim], hi[kMaxDim]; /* bounding box of all points         */
 };
 
 void cmTriangulationDestroy(CmTriangulation *t) {
@@ -42,45 +50,36 @@ void cmTriangulationDestroy(CmTriangulation *t) {
     return;
   free(t->points);
   free(t->vertices);
-  free(t->neighbours);
   free(t->transforms);
-  free(t->centroids);
+  for (int i = 0; i < kMaxDim; i++)
+    free(t->bounds[i]);
+  free(t->cellStart);
+  free(t->cellSimplices);
   free(t);
 }
 
 /* Copies the lower Delaunay facets of a finished Qhull run into `t`. */
 static bool copySimplices(qhT *qh, CmTriangulation *t) {
   int stride = t->dim + 1;
-  int *indexOf = malloc(((size_t)qh->facet_id + 1) * sizeof *indexOf);
-  if (!indexOf)
-    return false;
   facetT *facet;
   size_t n = 0;
   FORALLfacets {
-    indexOf[facet->id] = facet->upperdelaunay ? -1 : (int)n;
     n += !facet->upperdelaunay;
   }
   t->numSimplices = n;
   t->vertices = malloc((n * stride + 1) * sizeof *t->vertices);
-  t->neighbours = malloc((n * stride + 1) * sizeof *t->neighbours);
-  if (!t->vertices || !t->neighbours) {
-    free(indexOf);
+  if (!t->vertices)
     return false;
-  }
   size_t s = 0;
   FORALLfacets {
     if (facet->upperdelaunay)
       continue;
-    /* Simplicial facets keep neighbour i opposite vertex i. */
     for (int i = 0; i < stride; i++) {
       vertexT *vertex = SETelemt_(facet->vertices, i, vertexT);
-      facetT *neighbour = SETelemt_(facet->neighbors, i, facetT);
       t->vertices[s * stride + i] = (uint32_t)qh_pointid(qh, vertex->point);
-      t->neighbours[s * stride + i] = indexOf[neighbour->id];
     }
     s++;
   }
-  free(indexOf);
   return true;
 }
 
@@ -174,6 +173,127 @@ static void computeTransform(CmTriangulation *t, size_t s) {
       inv[i] = NAN;
 }
 
+static int compareDoubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Cell of coordinate x on axis i: the number of inner boundaries <= x
+ * (`strict`: < x, for the upper end of a simplex's box, so a box ending on a
+ * boundary does not spill into the next cell). */
+static int cellOf(const CmTriangulation *t, int i, double x, bool strict) {
+  int lo = 0, hi = t->cellsPerAxis[i] - 1;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (strict ? t->bounds[i][mid] < x : t->bounds[i][mid] <= x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Chooses quantile boundaries per axis; fills t->bounds and the box. */
+static bool chooseCells(CmTriangulation *t) {
+  int d = t->dim;
+  double *coords = malloc((t->numPoints + 1) * sizeof *coords);
+  if (!coords)
+    return false;
+  int perAxis = (int)ceil(pow((double)t->numSimplices, 1.0 / d));
+  perAxis = perAxis < 1 ? 1 : perAxis > kMaxCellsPerAxis ? kMaxCellsPerAxis
+                                                         : perAxis;
+  for (int i = 0; i < d; i++) {
+    for (size_t p = 0; p < t->numPoints; p++)
+      coords[p] = t->points[p * d + i];
+    qsort(coords, t->numPoints, sizeof *coords, compareDoubles);
+    t->lo[i] = coords[0];
+    t->hi[i] = coords[t->numPoints - 1];
+    t->bounds[i] = malloc(perAxis * sizeof **t->bounds);
+    if (!t->bounds[i]) {
+      free(coords);
+      return false;
+    }
+    int n = 0; /* distinct quantiles strictly inside (lo, hi) */
+    for (int c = 1; c < perAxis; c++) {
+      double b = coords[(size_t)c * t->numPoints / perAxis];
+      if (b > t->lo[i] && b < t->hi[i] && (n == 0 || b > t->bounds[i][n - 1]))
+        t->bounds[i][n++] = b;
+    }
+    t->cellsPerAxis[i] = n + 1;
+  }
+  free(coords);
+  return true;
+}
+
+/* Calls back for every cell the bounding box of simplex s overlaps. */
+static size_t registerSimplex(CmTriangulation *t, size_t s, size_t *counts,
+                              uint32_t *fill) {
+  int d = t->dim, from[kMaxDim], to[kMaxDim];
+  for (int i = 0; i < d; i++) {
+    double lo = INFINITY, hi = -INFINITY;
+    for (int j = 0; j <= d; j++) {
+      double x = t->points[(size_t)t->vertices[s * (d + 1) + j] * d + i];
+      lo = fmin(lo, x), hi = fmax(hi, x);
+    }
+    from[i] = cellOf(t, i, lo, false);
+    to[i] = cellOf(t, i, hi, true);
+    if (to[i] < from[i])
+      to[i] = from[i];
+  }
+  size_t visited = 0;
+  int c[kMaxDim] = {0};
+  for (int i = 0; i < d; i++)
+    c[i] = from[i];
+  for (;;) {
+    size_t cell = 0;
+    for (int i = 0; i < d; i++)
+      cell = cell * t->cellsPerAxis[i] + c[i];
+    if (fill)
+      t->cellSimplices[counts[cell]++] = (uint32_t)s;
+    else
+      counts[cell + 1]++;
+    visited++;
+    int i = d - 1;
+    while (i >= 0 && c[i] == to[i])
+      c[i] = from[i], i--;
+    if (i < 0)
+      return visited;
+    c[i]++;
+  }
+}
+
+/* Builds the cell lists (compressed rows) of the non-degenerate simplices. */
+static bool buildGrid(CmTriangulation *t) {
+  for (size_t s = 0; s < t->numSimplices; s++)
+    computeTransform(t, s);
+  if (!chooseCells(t))
+    return false;
+  size_t numCells = 1;
+  for (int i = 0; i < t->dim; i++)
+    numCells *= (size_t)t->cellsPerAxis[i];
+  t->cellStart = calloc(numCells + 1, sizeof *t->cellStart);
+  if (!t->cellStart)
+    return false;
+  for (size_t s = 0; s < t->numSimplices; s++)
+    if (!isnan(t->transforms[s * t->dim * t->dim]))
+      registerSimplex(t, s, t->cellStart, NULL);
+  for (size_t c = 0; c < numCells; c++)
+    t->cellStart[c + 1] += t->cellStart[c];
+  t->cellSimplices =
+      malloc((t->cellStart[numCells] + 1) * sizeof *t->cellSimplices);
+  size_t *fill = malloc((numCells + 1) * sizeof *fill);
+  if (!t->cellSimplices || !fill) {
+    free(fill);
+    return false;
+  }
+  memcpy(fill, t->cellStart, numCells * sizeof *fill);
+  for (size_t s = 0; s < t->numSimplices; s++)
+    if (!isnan(t->transforms[s * t->dim * t->dim]))
+      registerSimplex(t, s, fill, t->cellSimplices);
+  free(fill);
+  return true;
+}
+
 CmTriangulation *cmTriangulationCreate(const double *points, size_t numPoints,
                                        int dim, char *reason,
                                        size_t reasonSize) {
@@ -199,22 +319,12 @@ CmTriangulation *cmTriangulationCreate(const double *points, size_t numPoints,
     cmTriangulationDestroy(t);
     return NULL;
   }
-  size_t n = t->numSimplices;
-  t->transforms = malloc((n * dim * dim + 1) * sizeof *t->transforms);
-  t->centroids = malloc((n * dim + 1) * sizeof *t->centroids);
-  if (!t->transforms || !t->centroids) {
+  t->transforms = malloc((t->numSimplices * dim * dim + 1) *
+                         sizeof *t->transforms);
+  if (!t->transforms || !buildGrid(t)) {
     snprintf(reason, reasonSize, "out of memory");
     cmTriangulationDestroy(t);
     return NULL;
-  }
-  for (size_t s = 0; s < n; s++) {
-    computeTransform(t, s);
-    for (int i = 0; i < dim; i++) {
-      double sum = 0;
-      for (int j = 0; j <= dim; j++)
-        sum += t->points[(size_t)t->vertices[s * (dim + 1) + j] * dim + i];
-      t->centroids[s * dim + i] = sum / (dim + 1);
-    }
   }
   return t;
 }
@@ -248,12 +358,15 @@ static bool found(const CmTriangulation *t, size_t s, const double *b,
   return true;
 }
 
-static bool locateByScan(const CmTriangulation *t, const double *q,
-                         uint32_t *vertices, double *weights) {
+/* Checks the simplices listed in `cell`; true with the answer when one
+ * contains q. */
+static bool locateInCell(const CmTriangulation *t, size_t cell,
+                         const double *q, uint32_t *vertices,
+                         double *weights) {
   double b[kMaxDim + 1];
-  for (size_t s = 0; s < t->numSimplices; s++) {
-    if (!barycentric(t, s, q, b))
-      continue;
+  for (size_t e = t->cellStart[cell]; e < t->cellStart[cell + 1]; e++) {
+    size_t s = t->cellSimplices[e];
+    barycentric(t, s, q, b);
     bool inside = true;
     for (int i = 0; i <= t->dim && inside; i++)
       inside = b[i] >= -kInsideEps;
@@ -263,42 +376,29 @@ static bool locateByScan(const CmTriangulation *t, const double *q,
   return false;
 }
 
-static size_t chooseStart(const CmTriangulation *t, const double *q) {
-  size_t best = 0, step = t->numSimplices / kNumStarts + 1;
-  double bestDistance = INFINITY;
-  for (size_t s = 0; s < t->numSimplices; s += step) {
-    double distance = 0;
-    for (int i = 0; i < t->dim; i++) {
-      double delta = t->centroids[s * t->dim + i] - q[i];
-      distance += delta * delta;
-    }
-    if (distance < bestDistance)
-      bestDistance = distance, best = s;
-  }
-  return best;
-}
-
 bool cmTriangulationLocate(const CmTriangulation *t, const double *q,
                            uint32_t *vertices, double *weights) {
-  if (t->numSimplices == 0)
-    return false;
-  double b[kMaxDim + 1];
-  size_t s = chooseStart(t, q);
-  for (size_t steps = 0; steps <= t->numSimplices; steps++) {
-    if (!barycentric(t, s, q, b))
-      return locateByScan(t, q, vertices, weights);
-    int worst = 0;
-    for (int i = 1; i <= t->dim; i++)
-      if (b[i] < b[worst])
-        worst = i;
-    if (b[worst] >= -kInsideEps)
-      return found(t, s, b, vertices, weights);
-    int32_t next = t->neighbours[s * (t->dim + 1) + worst];
-    if (next < 0)
-      return false; /* beyond a hull facet: outside the convex hull */
-    s = (size_t)next;
+  int cell[kMaxDim];
+  unsigned onBoundary = 0; /* axes where q sits exactly on a boundary */
+  for (int i = 0; i < t->dim; i++) {
+    if (!(q[i] >= t->lo[i] && q[i] <= t->hi[i]))
+      return false; /* outside the box, so outside the hull (or NaN) */
+    cell[i] = cellOf(t, i, q[i], false);
+    if (cellOf(t, i, q[i], true) != cell[i])
+      onBoundary |= 1u << i;
   }
-  return locateByScan(t, q, vertices, weights); /* walk cycled */
+  /* A simplex whose box ends on q's boundary is listed one cell lower on
+   * that axis: try every such combination (usually just the one cell). */
+  for (unsigned lower = 0; lower < (1u << t->dim); lower++) {
+    if (lower & ~onBoundary)
+      continue;
+    size_t index = 0;
+    for (int i = 0; i < t->dim; i++)
+      index = index * t->cellsPerAxis[i] + cell[i] - ((lower >> i) & 1);
+    if (locateInCell(t, index, q, vertices, weights))
+      return true;
+  }
+  return false;
 }
 
 size_t cmTriangulationGetNumSimplices(const CmTriangulation *t) {

@@ -65,8 +65,53 @@ def run_case(dim, seed, npoints, ntargets):
     return not bad
 
 
+def run_grid_case(dim, seed):
+    """Targets on cell boundaries of a cospherical integer grid: any Delaunay
+    triangulation reproduces a linear function exactly, so every target
+    inside the box must come back equal to it (on a grid point: measured),
+    and every target outside must not be interpolated."""
+    rng = np.random.default_rng(seed)
+    axes = ["x", "y", "z"][:dim]
+    coeff = np.arange(1, dim + 1, dtype=float)
+    grid = np.stack(np.meshgrid(*[np.arange(6.0)] * dim), -1).reshape(-1, dim)
+    targets = rng.integers(-2, 14, size=(300, dim)) / 2.0  # halves: boundaries
+    profile = os.path.join(scratch, f"grid-{dim}d-{seed}")
+    os.makedirs(os.path.join(profile, "tables"), exist_ok=True)
+    with open(os.path.join(profile, "device.csv"), "w") as f:
+        f.write("key,value\nname,grid\n")
+    with open(os.path.join(profile, "fusion.csv"), "w") as f:
+        f.write("producer,consumer\n")
+    with open(os.path.join(profile, "policy.csv"), "w") as f:
+        f.write(f"kernel,axes,regime,transform\nf,{' '.join(axes)},,\n")
+    with open(os.path.join(profile, "tables", "f.csv"), "w") as f:
+        f.write("kernel," + ",".join(axes) + ",latency_us\n")
+        for p in grid:
+            f.write("f," + ",".join(repr(float(c)) for c in p) +
+                    f",{1 + float(coeff @ p)!r}\n")
+    queries = "kernel," + ",".join(axes) + "\n" + "".join(
+        "f," + ",".join(repr(float(c)) for c in t) + "\n" for t in targets)
+    out = subprocess.run([query_tool, "--profile", profile, "--batch"],
+                         input=queries, capture_output=True, text=True)
+    rows = list(csv.DictReader(io.StringIO(out.stdout)))
+    bad = []
+    for i, (row, t) in enumerate(zip(rows, targets)):
+        inside = bool(np.all((t >= 0) & (t <= 5)))
+        if not inside and row["source"] == "interpolated":
+            bad.append(f"target {t} outside the box was interpolated")
+        if inside and (row["source"] not in ("interpolated", "measured") or
+                       abs(float(row["latency_us"]) - (1 + coeff @ t)) > 1e-9 * (1 + coeff @ t)):
+            bad.append(f"target {t}: {row['source']} {row['latency_us']}")
+    if len(rows) != len(targets):
+        bad.append(f"{len(rows)} answers: {out.stderr}")
+    print(("ok   " if not bad else "FAIL ") + f"{dim}d grid seed {seed}: boundary targets")
+    for b in bad[:5]:
+        print("    " + b)
+    return not bad
+
+
 results = [run_case(dim, seed, n, 400)
            for dim, n in ((2, 60), (3, 80))
            for seed in (1, 2, 3)]
+results += [run_grid_case(dim, seed) for dim in (2, 3) for seed in (1, 2)]
 print(f"{sum(results)} passed, {len(results) - sum(results)} failed")
 sys.exit(0 if all(results) else 1)

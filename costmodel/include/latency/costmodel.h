@@ -219,6 +219,38 @@ CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
                            const CmOptions *options, CmEstimate *out,
                            CmError *err);
 
+/// A query whose kernel and regime were resolved once: an autotuning loop
+/// prepares "matmul, dtype=bf16" and then asks for many (m, n, k) as
+/// numbers, skipping all text handling. Plain data owned by the caller; its
+/// pointers borrow from the profile and the query's kernel string.
+typedef struct {
+  CmProfile profile;                  /* borrowed                          */
+  const char *kernel;                 /* borrowed from the query           */
+  const void *policy;                 /* internal: answering table policy  */
+  void *group;                        /* internal: measured points or NULL */
+  bool viaAnchor;                     /* fused kernel uses its anchor      */
+  int numAxes;                        /* axes expected, in policy order    */
+  const char *axisNames[CM_MAX_AXES]; /* borrowed from the profile         */
+  char dtype[24];                     /* canonical element type or ""      */
+  char reason[192];                   /* why no table matched, or ""       */
+} CmPrepared;
+
+/// Resolves the kernel and regime keys of `query` (its axis fields are
+/// ignored) into `*out`. A kernel or regime without measurements still
+/// prepares (its answers come from the roofline and `reason` says why);
+/// CM_ERR_QUERY with `err` filled when the query names no kernel.
+CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
+                          CmPrepared *out, CmError *err);
+
+/// Estimates `prepared` at `axes` (`prepared->numAxes` raw values in policy
+/// order; NaN = not given) with `flops` and `bytes` as in CmQuery, into
+/// `*out`: the same answer cmProfileEstimate gives. Never allocates once the
+/// indexes it needs are built; thread-safe.
+CmStatus cmPreparedEstimate(const CmPrepared *prepared, const double *axes,
+                            double flops, double bytes,
+                            const CmOptions *options, CmEstimate *out,
+                            CmError *err);
+
 /// Returns the lower-case name of `source`: "measured", "interpolated",
 /// "roofline" or "unknown".
 const char *cmSourceGetName(CmSource source);
