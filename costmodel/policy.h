@@ -11,8 +11,6 @@
 
 #include "latency/costmodel.h"
 
-enum { CM_MAX_REGIME = 8 };
-
 typedef enum {
   CM_TRANSFORM_NONE, /* raw axis values   */
   CM_TRANSFORM_LOG,  /* natural logarithm */

@@ -23,6 +23,12 @@
 extern "C" {
 #endif
 
+enum {
+  CM_MAX_AXES = 8,    /* axes of one kernel policy                 */
+  CM_MAX_REGIME = 8,  /* regime keys of one kernel policy          */
+  CM_MAX_CORNERS = 4  /* vertices of a 3D simplex                  */
+};
+
 /*---------------------------------------------------------------- status --*/
 
 typedef enum {
@@ -59,6 +65,35 @@ CmStatus cmProfileCreateFromDir(const char *dir, CmProfile *out, CmError *err);
 /// Returns false with the places tried in `err` when nothing matches.
 bool cmProfileFindDir(const char *nameOrPath, char *out, size_t size,
                       CmError *err);
+
+/// One measured point of a profile, as seen by cmProfileForEachPoint and the
+/// filter of cmProfileCreateFromDirFiltered. Borrowed for the call only.
+typedef struct {
+  const char *kernel;                   /* kernel type of its table       */
+  int numRegime;                        /* regime keys of the policy      */
+  const char *regimeNames[CM_MAX_REGIME];  /* policy order                */
+  const char *regimeValues[CM_MAX_REGIME]; /* canonical text              */
+  int numAxes;                          /* axes of the policy             */
+  const char *axisNames[CM_MAX_AXES];   /* policy order                   */
+  double axes[CM_MAX_AXES];             /* raw values                     */
+  double latencyUs;                     /* measured (a mean once merged)  */
+} CmPoint;
+
+/// Loads `dir` as cmProfileCreateFromDir does, keeping only the table rows
+/// for which `keep(context, row)` returns true (rows with identical axes
+/// see identical views, so a held-out point goes with all its duplicates).
+CmStatus cmProfileCreateFromDirFiltered(const char *dir,
+                                        bool (*keep)(void *context,
+                                                     const CmPoint *row),
+                                        void *context, CmProfile *out,
+                                        CmError *err);
+
+/// Calls `visit(context, point)` for every distinct measured point of
+/// `profile` (duplicates merged into their mean), group by group in load
+/// order; returns false when out of memory.
+bool cmProfileForEachPoint(CmProfile profile,
+                           void (*visit)(void *context, const CmPoint *point),
+                           void *context);
 
 /// Releases `profile` and everything it owns; a null profile is a no-op.
 void cmProfileDestroy(CmProfile profile);
@@ -150,10 +185,6 @@ typedef enum {
 
 typedef enum { CM_BOUND_NONE, CM_BOUND_COMPUTE, CM_BOUND_MEMORY } CmBound;
 
-enum {
-  CM_MAX_AXES = 8,   /* axes of one kernel policy                 */
-  CM_MAX_CORNERS = 4 /* vertices of a 3D simplex                  */
-};
 
 /// One 1D candidate line considered by the interpolation rule.
 typedef struct {

@@ -1,0 +1,92 @@
+/*===- profile_points.c - measured points in and out: filters, visits ------===*
+ *
+ * What hold-out evaluation needs from a profile, through the public API:
+ * the list of measured points, and the same profile loaded without some of
+ * them. Filtering happens after parsing and before any index exists, so the
+ * filtered profile is exactly what loading a smaller table would give.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Fills the view of row/point `i` of `g`; `values` holds the split regime
+ * key (the caller's buffer). */
+static void viewOf(const CmGroup *g, size_t i, char *values, CmPoint *view) {
+  const CmPolicy *policy = g->policy;
+  view->kernel = g->kernel;
+  view->numRegime = policy->numRegime;
+  strcpy(values, g->regimeKey);
+  char *s = values;
+  for (int r = 0; r < policy->numRegime; r++) {
+    view->regimeNames[r] = policy->regime[r];
+    view->regimeValues[r] = s;
+    char *sep = strchr(s, '\x1f');
+    if (sep) {
+      *sep = '\0';
+      s = sep + 1;
+    } else {
+      s += strlen(s);
+    }
+  }
+  view->numAxes = policy->numAxes;
+  for (int a = 0; a < policy->numAxes; a++) {
+    view->axisNames[a] = policy->axes[a];
+    view->axes[a] = g->x[i * g->dim + a];
+  }
+  view->latencyUs = g->y[i];
+}
+
+CmStatus cmProfileCreateFromDirFiltered(const char *dir,
+                                        bool (*keep)(void *, const CmPoint *),
+                                        void *context, CmProfile *out,
+                                        CmError *err) {
+  CmStatus status = cmProfileCreateFromDir(dir, out, err);
+  if (status != CM_OK)
+    return status;
+  struct CmProfileImpl *p = out->ptr;
+  for (size_t gi = 0; gi < p->groups.count; gi++) {
+    CmGroup *g = p->groups.items[gi];
+    char *values = malloc(strlen(g->regimeKey) + 1);
+    if (!values) {
+      cmProfileDestroy(*out);
+      out->ptr = NULL;
+      return CM_ERR_NOMEM;
+    }
+    size_t kept = 0;
+    for (size_t r = 0; r < g->numRows; r++) {
+      CmPoint view;
+      viewOf(g, r, values, &view);
+      if (!keep(context, &view))
+        continue;
+      memmove(g->x + kept * g->dim, g->x + r * g->dim, g->dim * sizeof *g->x);
+      g->y[kept++] = g->y[r];
+    }
+    p->numRows -= g->numRows - kept;
+    g->numRows = kept;
+    free(values);
+  }
+  return CM_OK;
+}
+
+bool cmProfileForEachPoint(CmProfile profile,
+                           void (*visit)(void *, const CmPoint *),
+                           void *context) {
+  struct CmProfileImpl *p = profile.ptr;
+  for (size_t gi = 0; gi < p->groups.count; gi++) {
+    CmGroup *g = p->groups.items[gi];
+    if (!cmGroupSeal(g))
+      return false;
+    char *values = malloc(strlen(g->regimeKey) + 1);
+    if (!values)
+      return false;
+    for (size_t i = 0; i < g->numPoints; i++) {
+      CmPoint view;
+      viewOf(g, i, values, &view);
+      visit(context, &view);
+    }
+    free(values);
+  }
+  return true;
+}

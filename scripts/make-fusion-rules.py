@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Writes fusion.csv for a device class (nn-Meter semantics: a (producer,
+consumer) row lets the consumer join its single-use producer's kernel).
+
+gpu: compute kernels absorb elementwise epilogues and the layout ops that
+     exporters wrap around them, and elementwise ops fuse into chains (as
+     TensorRT, XLA and Inductor do).
+cpu: compute kernels absorb elementwise post-ops (oneDNN post-ops) and
+     batch-norm folds into the conv; elementwise chains stay separate.
+
+usage: scripts/make-fusion-rules.py gpu|cpu > PROFILE/fusion.csv
+"""
+import sys
+
+ANCHORS = ["conv2d", "depthwise_conv2d", "matmul", "batch_matmul"]
+EPILOGUE = ["add", "sub", "mul", "div", "relu", "relu6", "clamp", "sigmoid",
+            "tanh", "gelu", "batchnorm", "exp", "erf", "cast", "rsqrt", "neg",
+            "pow"]
+ELEMENTWISE = EPILOGUE + ["elementwise"]
+
+
+def rules(kind):
+    out = []
+    for a in ANCHORS:
+        for c in EPILOGUE + (["transpose", "copy"] if kind == "gpu" else []):
+            out.append((a, c))
+    if kind == "gpu":
+        out += [(p, c) for p in ELEMENTWISE for c in ELEMENTWISE]
+    else:
+        out += [("batchnorm", c) for c in ("relu", "relu6", "clamp", "add")]
+        out += [("add", c) for c in ("relu", "relu6", "clamp")]
+    return out
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in ("gpu", "cpu"):
+        sys.exit(__doc__)
+    print("producer,consumer")
+    for p, c in rules(sys.argv[1]):
+        print(f"{p},{c}")
