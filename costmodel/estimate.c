@@ -9,6 +9,7 @@
 #include "interpolate.h"
 #include "profile.h"
 #include "roofline.h"
+#include "work.h"
 
 #include "cm_error.h"
 
@@ -106,23 +107,28 @@ static const char *queryDtype(const CmQuery *q, const CmPolicy *policy) {
   return dtype;
 }
 
-/* Built-in work formula of matmul-like kernels (axes m, n, k and optional
- * batch): 2mnk flops, (mk + kn + mn) elements. Leaves given values alone. */
-static void matmulWork(double m, double n, double k, double batch,
-                       const char *dtype, double *flops, double *bytes) {
-  if (!(m >= 0 && n >= 0 && k >= 0 && batch >= 0))
-    return;
-  if (*flops < 0)
-    *flops = 2 * m * n * k * batch;
-  double size = cmDtypeGetSize(dtype);
-  if (*bytes < 0 && size > 0)
-    *bytes = (m * k + k * n + m * n) * batch * size;
+/* Numbers of the query's fields, for the built-in work formulas. */
+static double fieldValue(const void *context, const char *name) {
+  double v;
+  return cmParseNumber(findField(context, name), &v) ? v : NAN;
 }
 
-/* The number in field `name`, or NAN when absent or not a number. */
-static double fieldNumber(const CmQuery *q, const char *name) {
-  double v;
-  return cmParseNumber(findField(q, name), &v) ? v : NAN;
+/* Numbers of a prepared query: its axes, then its numeric regime values. */
+typedef struct {
+  const CmPrepared *prep;
+  const double *axes;
+} PreparedValues;
+
+static double preparedValue(const void *context, const char *name) {
+  const PreparedValues *pv = context;
+  const CmPolicy *policy = pv->prep->policy;
+  for (int a = 0; policy && a < policy->numAxes; a++)
+    if (!strcmp(policy->axes[a], name))
+      return pv->axes[a];
+  for (int r = 0; policy && r < policy->numRegime; r++)
+    if (!strcmp(policy->regime[r], name))
+      return pv->prep->regimeNumbers[r];
+  return NAN;
 }
 
 /* Builds the regime key of the query; false (with the reason) when a regime
@@ -219,6 +225,13 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
   out->numAxes = policy->numAxes;
   for (int a = 0; a < policy->numAxes; a++)
     out->axisNames[a] = policy->axes[a];
+  for (int r = 0; r < policy->numRegime; r++) {
+    const char *text = findField(query, policy->regime[r]);
+    double v;
+    out->regimeNumbers[r] = cmParseNumber(text, &v) ? v : NAN;
+    if (text && !strcmp(policy->regime[r], "kv_dtype"))
+      cmCanonicalRegimeValue("dtype", text, out->kvDtype, sizeof out->kvDtype);
+  }
   char key[kRegimeKeySize];
   CmEstimate missing; /* only its reason is used */
   missing.reason[0] = '\0';
@@ -234,16 +247,6 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
     snprintf(out->reason, sizeof out->reason,
              "no measurements for this regime");
   return CM_OK;
-}
-
-/* Axes named m, n, k, batch feed the built-in matmul work formula. */
-static void workAxes(const CmPolicy *policy, const double *axes,
-                     double *named) {
-  static const char *const names[4] = {"m", "n", "k", "batch"};
-  for (int a = 0; a < policy->numAxes; a++)
-    for (int w = 0; w < 4; w++)
-      if (!strcmp(policy->axes[a], names[w]))
-        named[w] = axes[a];
 }
 
 CmStatus cmPreparedEstimate(const CmPrepared *prep, const double *axes,
@@ -278,10 +281,9 @@ CmStatus cmPreparedEstimate(const CmPrepared *prep, const double *axes,
     if (prep->group &&
         estimateFromGroup(prep->group, q, tq, complete, options, out))
       return CM_OK;
-    double named[4] = {NAN, NAN, NAN, 1};
-    workAxes(policy, axes, named);
-    matmulWork(named[0], named[1], named[2], named[3], prep->dtype, &flops,
-               &bytes);
+    PreparedValues values = {prep, axes};
+    cmBuiltinWork(policy->kernel, preparedValue, &values, prep->dtype,
+                  prep->kvDtype, &flops, &bytes);
   }
   cmRoofline(prep->profile, prep->dtype[0] ? prep->dtype : NULL, flops, bytes,
              out);
@@ -305,11 +307,9 @@ CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
                         "axis '%s': '%.40s' is not a finite number",
                         prep.axisNames[a], text);
   }
-  /* A kernel without a table may still be matmul-like by its fields. */
+  /* A kernel without a table may still have a work formula by its fields. */
   double flops = query->flops, bytes = query->bytes;
-  double batch = fieldNumber(query, "batch");
-  matmulWork(fieldNumber(query, "m"), fieldNumber(query, "n"),
-             fieldNumber(query, "k"), isnan(batch) ? 1 : batch, prep.dtype,
-             &flops, &bytes);
+  cmBuiltinWork(query->kernel, fieldValue, query, prep.dtype,
+                findField(query, "kv_dtype"), &flops, &bytes);
   return cmPreparedEstimate(&prep, axes, flops, bytes, options, out, err);
 }

@@ -263,6 +263,8 @@ typedef struct {
   int numAxes;                        /* axes expected, in policy order    */
   const char *axisNames[CM_MAX_AXES]; /* borrowed from the profile         */
   char dtype[24];                     /* canonical element type or ""      */
+  char kvDtype[24];                   /* kv_dtype regime value, or ""      */
+  double regimeNumbers[CM_MAX_REGIME]; /* numeric regime values, or NaN    */
   char reason[192];                   /* why no table matched, or ""       */
 } CmPrepared;
 

@@ -1,0 +1,50 @@
+/*===- work.c - built-in flops and bytes of known kernels ------------------===*/
+#include "work.h"
+
+#include "latency/costmodel.h"
+
+#include <math.h>
+#include <string.h>
+
+static bool isKernel(const char *kernel, const char *name) {
+  size_t n = strlen(name);
+  return !strncmp(kernel, name, n) && (kernel[n] == '\0' || kernel[n] == '+');
+}
+
+static double sizeOf(const char *dtype) {
+  double size = dtype ? cmDtypeGetSize(dtype) : 0;
+  return size > 0 ? size : 4;
+}
+
+static double orDefault(double v, double fallback) {
+  return isnan(v) ? fallback : v;
+}
+
+void cmBuiltinWork(const char *kernel, CmValueFn value, const void *ctx,
+                   const char *dtype, const char *kvDtype, double *flops,
+                   double *bytes) {
+  double f = NAN, b = NAN, size = sizeOf(dtype);
+  double kvSize = kvDtype && *kvDtype ? sizeOf(kvDtype) : size;
+  if (isKernel(kernel, "matmul") || isKernel(kernel, "batch_matmul")) {
+    double m = value(ctx, "m"), n = value(ctx, "n"), k = value(ctx, "k");
+    double batch = orDefault(value(ctx, "batch"), 1);
+    f = 2 * m * n * k * batch;
+    b = (m * k + k * n + m * n) * batch * size;
+  } else if (isKernel(kernel, "attention")) {
+    double s = value(ctx, "seq"), batch = orDefault(value(ctx, "batch"), 1);
+    double h = value(ctx, "heads"), d = value(ctx, "head_dim");
+    double kvh = orDefault(value(ctx, "kv_heads"), h);
+    f = 2 * batch * s * s * h * d;
+    b = batch * s * d * (2 * h * size + 2 * kvh * kvSize);
+  } else if (isKernel(kernel, "attention_decode")) {
+    double len = value(ctx, "kv_len"), batch = orDefault(value(ctx, "batch"), 1);
+    double h = value(ctx, "heads"), d = value(ctx, "head_dim");
+    double kvh = orDefault(value(ctx, "kv_heads"), h);
+    f = 4 * batch * h * d * len;
+    b = 2 * batch * len * kvh * d * kvSize + 2 * batch * h * d * size;
+  }
+  if (*flops < 0 && f >= 0)
+    *flops = f;
+  if (*bytes < 0 && b >= 0)
+    *bytes = b;
+}

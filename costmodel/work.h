@@ -1,0 +1,25 @@
+/*===- work.h - built-in flops and bytes of known kernels (internal) -------===*
+ *
+ * The roofline needs the work of a kernel. Queries may give it; otherwise
+ * these formulas derive it from named axis and regime values.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef LATENCY_WORK_H
+#define LATENCY_WORK_H
+
+/// Looks up the number called `name` (an axis or regime value) or NAN.
+typedef double (*CmValueFn)(const void *context, const char *name);
+
+/// Fills `*flops` and `*bytes` when negative from the formula of `kernel`
+/// (or of its first '+' component) over values from `value`:
+///   matmul, batch_matmul: 2 m n k batch; (mk + kn + mn) batch elements;
+///   attention (causal prefill): 2 b s^2 h d; q, o at h heads and k, v at
+///     kv_heads heads, b s d each;
+///   attention_decode: 4 b h d kv_len; k, v cache (b kv_len kv_heads d) at
+///     kv_dtype plus q, o (b h d).
+/// Element sizes from `dtype` and `kvDtype` (4 bytes when unknown).
+void cmBuiltinWork(const char *kernel, CmValueFn value, const void *context,
+                   const char *dtype, const char *kvDtype, double *flops,
+                   double *bytes);
+
+#endif /* LATENCY_WORK_H */
