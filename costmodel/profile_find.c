@@ -1,13 +1,18 @@
 /*===- profile_find.c - from a profile name to its directory ---------------===*
  *
- * Shipped profiles live in the source tree's profiles/ (used from a build
- * tree) and in <prefix>/share/mlir-latency/profiles after `cmake --install`;
- * both paths are compiled in by costmodel/CMakeLists.txt.
+ * Shipped profiles live in <prefix>/share/mlir-latency/profiles after
+ * `cmake --install`, found relative to the binary or plugin this code is
+ * loaded from (dladdr), wherever the prefix is; from a build tree, in the
+ * source tree's profiles/ (path compiled in by costmodel/CMakeLists.txt).
  *
  *===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE /* dladdr */
 #include "latency/costmodel.h"
 
 #include "cm_error.h"
+
+#include <dlfcn.h>
+#include <libgen.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,15 +40,24 @@ bool cmProfileFindDir(const char *nameOrPath, char *out, size_t size,
     cmErrorSet(err, CM_ERR_IO, "profile directory '%s' does not exist", name);
     return false;
   }
-  const char *roots[] = {LATENCY_SOURCE_PROFILES, LATENCY_INSTALLED_PROFILES};
+  /* <dir of this binary or plugin>/../share/mlir-latency/profiles */
+  char installed[4096] = "";
+  Dl_info info;
+  if (dladdr((void *)cmProfileFindDir, &info) && info.dli_fname) {
+    char module[4096];
+    snprintf(module, sizeof module, "%s", info.dli_fname);
+    snprintf(installed, sizeof installed,
+             "%s/../share/mlir-latency/profiles", dirname(module));
+  }
+  const char *roots[] = {installed, LATENCY_SOURCE_PROFILES};
   for (size_t i = 0; i < 2; i++) {
     snprintf(out, size, "%s/%s", roots[i], name);
     if (isDirectory(out))
       return true;
   }
   cmErrorSet(err, CM_ERR_IO,
-             "no profile named '%s' (looked in %s and %s); give a directory "
-             "path or a shipped name",
+             "no profile named '%s' (looked in %.200s and %.200s); give a "
+             "directory path or a shipped name",
              name, roots[0], roots[1]);
   return false;
 }
