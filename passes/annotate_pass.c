@@ -9,6 +9,7 @@
 #include "latency/passes.h"
 
 #include "graph.h"
+#include "patterns.h"
 #include "report.h"
 
 #include "latency/costmodel.h"
@@ -169,6 +170,7 @@ static long buildFunctions(MlirOperation module, bool fusion,
       free(fns);
       return -1;
     }
+    latGraphMatchPatterns(&fns[i].graph, fusion);
     latGraphDetect(&fns[i].graph, fusion, profileRules, profile);
   }
   *out = fns;

@@ -60,7 +60,7 @@ bool latGraphBuild(MlirBlock block, LatGraph *g) {
     node->op = op;
     node->cls = latClassify(op);
     node->fuseClass = node->cls.name;
-    node->kernel = node->nextInKernel = -1;
+    node->kernel = node->nextInKernel = node->group = -1;
     size_t s = slotOf(g, op.ptr);
     while (g->slotKeys[s])
       s = (s + 1) & (g->numSlots - 1);
@@ -94,20 +94,52 @@ static bool isLayoutClass(const char *cls) {
          !strcmp(cls, "reshape");
 }
 
-/* The kernel `node` may join through its operands, or -1. */
+/* True when node p's only users are `node` or, for a group, its members. */
+static bool onlyFeeds(const LatGraph *g, int p, int node) {
+  int group = g->nodes[node].group;
+  MlirOperation op = g->nodes[p].op;
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+      int user = latGraphFind(g, mlirOpOperandGetOwner(u));
+      if (user != node && (group < 0 || user < 0 || g->nodes[user].group != group))
+        return false;
+    }
+  return true;
+}
+
+/* The node whose kernel `node` may join through one of its operands, or -1.
+ * For a group head, the operands of every member from outside the group. */
 static int fusableProducer(LatGraph *g, int node,
                            bool (*rules)(void *, const char *, const char *),
                            void *ctx) {
   LatNode *n = &g->nodes[node];
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(n->op); i++) {
-    int p = latGraphFind(g, latProducer(mlirOperationGetOperand(n->op, i)));
-    if (p < 0 || g->nodes[p].kernel < 0 || latCountUsers(g->nodes[p].op) != 1)
+  const char *cls = n->group >= 0 ? n->groupClass : n->cls.name;
+  for (size_t m = (size_t)node; m < g->numNodes; m++) {
+    LatNode *member = &g->nodes[m];
+    if (m != (size_t)node && (n->group < 0 || member->group != n->group))
       continue;
-    if (n->cls.role == LAT_ROLE_VIEW ||
-        rules(ctx, g->nodes[p].fuseClass, n->cls.name))
-      return p;
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(member->op); i++) {
+      int p = latGraphFind(g, latProducer(mlirOperationGetOperand(member->op, i)));
+      if (p < 0 || g->nodes[p].kernel < 0 ||
+          (n->group >= 0 && g->nodes[p].group == n->group) ||
+          !onlyFeeds(g, p, (int)m))
+        continue;
+      if ((n->cls.role == LAT_ROLE_VIEW && n->group < 0) ||
+          rules(ctx, g->nodes[p].fuseClass, cls))
+        return p;
+    }
+    if (n->group < 0)
+      break;
   }
   return -1;
+}
+
+/* Puts every member of node's group after it into `kernel`. */
+static void addGroupMembers(LatGraph *g, int node, int kernel) {
+  for (size_t m = (size_t)node + 1; m < g->numNodes; m++)
+    if (g->nodes[m].group == g->nodes[node].group)
+      addToKernel(g, (int)m, kernel);
 }
 
 bool latGraphDetect(LatGraph *g, bool fusion,
@@ -115,18 +147,21 @@ bool latGraphDetect(LatGraph *g, bool fusion,
                     void *ctx) {
   for (size_t i = 0; i < g->numNodes; i++) {
     LatNode *n = &g->nodes[i];
-    if (n->cls.role == LAT_ROLE_SKIP)
-      continue;
+    if (n->cls.role == LAT_ROLE_SKIP || n->kernel >= 0)
+      continue; /* group members after the head are already placed */
     int p = fusion ? fusableProducer(g, (int)i, rules, ctx) : -1;
     if (p >= 0) {
       addToKernel(g, (int)i, g->nodes[p].kernel);
-      if (n->cls.role == LAT_ROLE_VIEW || isLayoutClass(n->cls.name)) {
+      if (n->group < 0 &&
+          (n->cls.role == LAT_ROLE_VIEW || isLayoutClass(n->cls.name))) {
         n->transparent = true;
         n->fuseClass = g->nodes[p].fuseClass;
       }
-    } else if (n->cls.role != LAT_ROLE_VIEW) {
+    } else if (n->cls.role != LAT_ROLE_VIEW || n->group >= 0) {
       newKernel(g, (int)i);
     }
+    if (n->group >= 0)
+      addGroupMembers(g, (int)i, n->kernel);
   }
   return true;
 }

@@ -5,7 +5,8 @@
  * joins its producer's kernel when the rule (producer class, consumer class)
  * exists and the producer has no other user. Views (reshapes) and folded
  * transposes are transparent: the op after them is matched against the
- * class before them.
+ * class before them. A multi-op pattern (patterns.c) is one unit: its ops
+ * join or start a kernel together, under the pattern's class.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef LATENCY_GRAPH_H
@@ -17,6 +18,8 @@
 
 #include <stddef.h>
 
+enum { LAT_MAX_FIELDS = 10 };
+
 typedef struct {
   MlirOperation op;
   LatOpClass cls;
@@ -24,6 +27,9 @@ typedef struct {
   int kernel;            /* kernel index, -1 when in none               */
   int nextInKernel;      /* next member node, -1 at the end             */
   bool transparent;      /* folded view/transpose: not in the type name */
+  int group;             /* multi-op pattern this op belongs to, or -1  */
+  const char *groupClass; /* the pattern's class (attention, gelu, ...)  */
+  bool groupHead;        /* first op of its group in program order      */
 } LatNode;
 
 typedef struct {
@@ -34,8 +40,8 @@ typedef struct {
   char dtype[24];         /* element type of the root's first operand   */
   char axes[160];         /* "m=.. n=.. k=.." and the like, for reports  */
   char loc[192];          /* root location                              */
-  CmField fields[8];      /* the cost-model query's fields              */
-  char fieldText[8][32];  /* their values                               */
+  CmField fields[LAT_MAX_FIELDS];         /* the cost-model query fields */
+  char fieldText[LAT_MAX_FIELDS][32];     /* their numeric values        */
   int numFields;
   double flops, bytes;    /* work and boundary traffic                  */
   double us;              /* the estimate                               */
@@ -50,6 +56,7 @@ typedef struct {
   size_t numNodes;
   LatKernel *kernels;
   size_t numKernels;
+  size_t numGroups;  /* multi-op patterns found (patterns.c)    */
   void **slotKeys;   /* op pointer -> node index, open addressing */
   int *slotValues;
   size_t numSlots;

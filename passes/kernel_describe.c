@@ -66,8 +66,17 @@ static double boundaryBytes(const LatGraph *g, int kernel) {
   return bytes;
 }
 
+/* Adds a text field; `value` must outlive the kernel (it is k->dtype). */
+static void addFieldText(LatKernel *k, const char *name, const char *value) {
+  if (k->numFields == LAT_MAX_FIELDS)
+    return;
+  k->fields[k->numFields].name = name;
+  k->fields[k->numFields].value = value;
+  k->numFields++;
+}
+
 static void addField(LatKernel *k, const char *name, double value) {
-  if (k->numFields == 8)
+  if (k->numFields == LAT_MAX_FIELDS)
     return;
   snprintf(k->fieldText[k->numFields], sizeof k->fieldText[0], "%.17g", value);
   k->fields[k->numFields].name = name;
@@ -75,33 +84,60 @@ static void addField(LatKernel *k, const char *name, double value) {
   k->numFields++;
 }
 
-/* Matmul axes from the result [.., m, n] and the first operand [.., m, k]. */
-static double describeMatmul(LatKernel *k, MlirOperation op, bool *batched) {
+/* Shape facts of a matmul op: result [.., m, n], first operand [.., m, k]. */
+typedef struct {
+  double m, n, k, batch;
+} MatmulShape;
+
+static bool matmulShape(MlirOperation op, MatmulShape *out) {
   LatShape a = latShapeOf(mlirOperationGetOperand(op, 0));
   LatShape c = latShapeOf(mlirOperationGetResult(op, 0));
-  if (c.rank < 2 || a.rank < 2)
-    return c.elements;
-  double m = (double)c.dims[c.rank - 2], n = (double)c.dims[c.rank - 1];
-  double kk = (double)(a.dims[a.rank - 2] == (int64_t)m && a.rank >= 2
-                           ? a.dims[a.rank - 1]
-                           : a.dims[a.rank - 2]);
-  double batch = c.elements / (m * n);
-  *batched = batch > 1;
-  addField(k, "m", m);
-  addField(k, "n", n);
-  addField(k, "k", kk);
-  if (batch > 1)
-    addField(k, "batch", batch);
-  snprintf(k->axes, sizeof k->axes, "m=%.0f n=%.0f k=%.0f%s", m, n, kk,
-           batch > 1 ? " batch" : "");
-  if (batch > 1)
-    snprintf(k->axes + strlen(k->axes), sizeof k->axes - strlen(k->axes),
-             "=%.0f", batch);
-  return 2 * m * n * kk * batch;
+  if (c.rank < 2 || a.rank < 2 || c.elements <= 0)
+    return false;
+  out->m = (double)c.dims[c.rank - 2];
+  out->n = (double)c.dims[c.rank - 1];
+  out->k = (double)(a.dims[a.rank - 2] == (int64_t)out->m ? a.dims[a.rank - 1]
+                                                          : a.dims[a.rank - 2]);
+  out->batch = c.elements / (out->m * out->n);
+  return true;
+}
+
+static void describeMatmul(LatKernel *k, MlirOperation op, bool *batched) {
+  MatmulShape s;
+  if (!matmulShape(op, &s))
+    return;
+  *batched = s.batch > 1;
+  addField(k, "m", s.m);
+  addField(k, "n", s.n);
+  addField(k, "k", s.k);
+  if (s.batch > 1)
+    addField(k, "batch", s.batch);
+  int used = snprintf(k->axes, sizeof k->axes, "m=%.0f n=%.0f k=%.0f", s.m,
+                      s.n, s.k);
+  if (s.batch > 1)
+    snprintf(k->axes + used, sizeof k->axes - used, " batch=%.0f", s.batch);
+}
+
+/* Attention from its first matmul, scores = Q K^T: [.., seq, kv] from
+ * [.., seq, head_dim]. Graphs here are batch 1, so the leading dims are
+ * heads; kv_heads = heads (no grouped-query sharing is visible). */
+static void describeAttention(LatKernel *k, MlirOperation scores) {
+  MatmulShape s;
+  if (!matmulShape(scores, &s))
+    return;
+  addField(k, "seq", s.m);
+  addField(k, "batch", 1);
+  addField(k, "heads", s.batch);
+  addField(k, "head_dim", s.k);
+  addField(k, "kv_heads", s.batch);
+  addField(k, "window", 0);
+  snprintf(k->axes, sizeof k->axes,
+           "batch=1 seq=%.0f kv_len=%.0f heads=%.0f head_dim=%.0f", s.m, s.n,
+           s.batch, s.k);
 }
 
 /* Conv work: 2 * output elements * (weight elements / output channels). */
-static double describeConv(LatKernel *k, MlirOperation op) {
+static void describeConv(LatKernel *k, MlirOperation op) {
   LatShape in = latShapeOf(mlirOperationGetOperand(op, 0));
   LatShape w = latShapeOf(mlirOperationGetOperand(op, 1));
   LatShape out = latShapeOf(mlirOperationGetResult(op, 0));
@@ -109,15 +145,15 @@ static double describeConv(LatKernel *k, MlirOperation op) {
   latOpName(op, name, sizeof name);
   bool nchw = strstr(name, "nchw") != NULL;
   if (out.rank != 4 || in.rank != 4)
-    return 2 * out.elements;
+    return;
   int c = nchw ? 1 : 3, h = nchw ? 2 : 1;
   double cout = (double)out.dims[c], cin = (double)in.dims[c];
-  double perOutput = cout > 0 ? w.elements / cout : 0;
-  if (strstr(name, "depthwise") && w.elements > 0 && cin > 0)
-    perOutput = w.elements / (out.dims[c] > 0 ? (double)out.dims[c] : 1);
-  int64_t stride = latI64ArrayAttr(op, nchw || strstr(name, "linalg")
-                                           ? "strides"
-                                           : "stride",
+  double window = strstr(name, "depthwise") ? w.elements / (cout > 0 ? cout : 1)
+                                            : w.elements /
+                                                  (cout * cin > 0 ? cout * cin
+                                                                  : 1);
+  int64_t stride = latI64ArrayAttr(op, strstr(name, "linalg") ? "strides"
+                                                               : "stride",
                                    0, 1);
   addField(k, "batch", (double)out.dims[0]);
   addField(k, "hw", (double)(out.dims[h] * out.dims[h + 1]));
@@ -127,10 +163,29 @@ static double describeConv(LatKernel *k, MlirOperation op) {
   snprintf(k->axes, sizeof k->axes,
            "batch=%lld hw=%lldx%lld cin=%.0f cout=%.0f window=%.0f stride=%lld",
            (long long)out.dims[0], (long long)out.dims[h],
-           (long long)out.dims[h + 1], cin, cout,
-           perOutput / (strstr(name, "depthwise") ? 1 : (cin > 0 ? cin : 1)),
-           (long long)stride);
-  return 2 * out.elements * perOutput;
+           (long long)out.dims[h + 1], cin, cout, window, (long long)stride);
+}
+
+/* The work of one op: matmul 2mnk(batch), conv 2 x output x weight elements
+ * per output channel, others their per-element flops x output elements. */
+static double opFlops(const LatNode *n) {
+  MlirOperation op = n->op;
+  if (mlirOperationGetNumResults(op) == 0)
+    return 0;
+  LatShape out = latShapeOf(mlirOperationGetResult(op, 0));
+  if (!strcmp(n->cls.name, "matmul")) {
+    MatmulShape s;
+    return matmulShape(op, &s) ? 2 * s.m * s.n * s.k * s.batch : 0;
+  }
+  if (strstr(n->cls.name, "conv2d") && mlirOperationGetNumOperands(op) >= 2) {
+    LatShape w = latShapeOf(mlirOperationGetOperand(op, 1));
+    char name[96];
+    latOpName(op, name, sizeof name);
+    int c = strstr(name, "nchw") ? 1 : out.rank - 1;
+    double cout = out.rank > c ? (double)out.dims[c] : 0;
+    return cout > 0 ? 2 * out.elements * w.elements / cout : 0;
+  }
+  return n->cls.flopsPerElement * out.elements;
 }
 
 static void warnOnce(MlirOperation op, const char *message) {
@@ -159,40 +214,49 @@ static void checkOp(MlirOperation op, const LatNode *node) {
   }
 }
 
-static void describeKernel(LatGraph *g, int kernel) {
-  LatKernel *k = &g->kernels[kernel];
-  MlirOperation root = g->nodes[k->root].op;
-  const char *anchor = g->nodes[k->root].cls.name;
-  double flops = 0;
-  bool batched = false;
-  k->numFields = 0;
-  k->axes[0] = '\0';
-  if (!strcmp(anchor, "matmul"))
-    flops += describeMatmul(k, root, &batched);
-  else if (strstr(anchor, "conv2d"))
-    flops += describeConv(k, root);
+/* Appends the kernel's type: member classes joined with '+', a pattern's
+ * class once, folded views and transposes left out. */
+static void kernelType(const LatGraph *g, LatKernel *k, bool batched) {
   size_t used = 0;
+  k->type[0] = '\0';
   for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
     const LatNode *n = &g->nodes[i];
-    checkOp(n->op, n);
-    if (i != k->root && mlirOperationGetNumResults(n->op) > 0)
-      flops += n->cls.flopsPerElement *
-               latShapeOf(mlirOperationGetResult(n->op, 0)).elements;
-    if (n->transparent)
+    if (n->transparent || (n->group >= 0 && !n->groupHead))
       continue;
-    const char *cls = (i == k->root && batched) ? "batch_matmul" : n->cls.name;
+    const char *cls = n->group >= 0 ? n->groupClass
+                      : (i == k->root && batched) ? "batch_matmul"
+                                                  : n->cls.name;
     used += (size_t)snprintf(k->type + used, sizeof k->type - used, "%s%s",
                              used ? "+" : "", cls);
     if (used >= sizeof k->type)
       used = sizeof k->type - 1;
   }
-  if (mlirOperationGetNumResults(root) > 0 && strcmp(anchor, "matmul") &&
-      !strstr(anchor, "conv2d")) {
+}
+
+static void describeKernel(LatGraph *g, int kernel) {
+  LatKernel *k = &g->kernels[kernel];
+  const LatNode *rootNode = &g->nodes[k->root];
+  MlirOperation root = rootNode->op;
+  bool batched = false;
+  k->numFields = 0;
+  k->axes[0] = '\0';
+  k->flops = 0;
+  for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
+    checkOp(g->nodes[i].op, &g->nodes[i]);
+    k->flops += opFlops(&g->nodes[i]);
+  }
+  if (rootNode->group >= 0 && !strcmp(rootNode->groupClass, "attention"))
+    describeAttention(k, root);
+  else if (!strcmp(rootNode->cls.name, "matmul"))
+    describeMatmul(k, root, &batched);
+  else if (strstr(rootNode->cls.name, "conv2d"))
+    describeConv(k, root);
+  else if (mlirOperationGetNumResults(root) > 0) {
     LatShape out = latShapeOf(mlirOperationGetResult(root, 0));
-    flops += g->nodes[k->root].cls.flopsPerElement * out.elements;
     addField(k, "elements", out.elements);
     snprintf(k->axes, sizeof k->axes, "elements=%.0f", out.elements);
   }
+  kernelType(g, k, batched);
   LatShape first = mlirOperationGetNumOperands(root) > 0
                        ? latShapeOf(mlirOperationGetOperand(root, 0))
                        : latShapeOf(mlirOperationGetResult(root, 0));
@@ -205,12 +269,11 @@ static void describeKernel(LatGraph *g, int kernel) {
              first.dtype[0] ? first.dtype : "?");
     warnOnce(root, text);
   }
-  if (k->numFields < 8 && k->dtype[0]) {
-    k->fields[k->numFields].name = "dtype";
-    k->fields[k->numFields].value = k->dtype;
-    k->numFields++;
+  if (k->dtype[0]) {
+    addFieldText(k, "dtype", k->dtype);
+    if (rootNode->group >= 0 && !strcmp(rootNode->groupClass, "attention"))
+      addFieldText(k, "kv_dtype", k->dtype);
   }
-  k->flops = flops;
   k->bytes = boundaryBytes(g, kernel);
   latLocationText(root, k->loc, sizeof k->loc);
 }

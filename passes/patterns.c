@@ -1,0 +1,247 @@
+/*===- patterns.c - multi-op templates: attention, GELU, softmax, norms ----===*
+ *
+ * Exporters decompose ops users think of as one (erf-GELU, softmax,
+ * LayerNorm, RMSNorm) and write attention as matmul -> scale -> mask ->
+ * softmax -> matmul. Every pattern here is found the same way: pick a sink
+ * and an input, then grow a region backwards from the sink, taking a
+ * producer only when all of its users are already in the region and its
+ * class is elementwise, a reduction or a view, and never taking the input's
+ * producer. The region becomes one group with one class; detection then
+ * treats it as a single op (graph.c).
+ *
+ *===----------------------------------------------------------------------===*/
+#include "patterns.h"
+
+#include "ir_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { kMaxRegion = 96 };
+
+typedef struct {
+  int nodes[kMaxRegion];
+  int count;
+} Region;
+
+static bool inRegion(const Region *r, int node) {
+  for (int i = 0; r && i < r->count; i++)
+    if (r->nodes[i] == node)
+      return true;
+  return false;
+}
+
+static bool isClass(const LatNode *n, const char *name) {
+  return !strcmp(n->cls.name, name);
+}
+
+/* Classes a decomposed pattern is made of. */
+static bool growable(const LatNode *n) {
+  static const char *const classes[] = {
+      "add",    "sub",  "mul",  "div",     "exp",  "reduce",     "rsqrt",
+      "pow",    "neg",  "cast", "copy",    "erf",  "elementwise", "relu",
+      "clamp",  "tanh", "reshape", "broadcast"};
+  if (n->group >= 0 || n->cls.role == LAT_ROLE_SKIP)
+    return false;
+  for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+    if (isClass(n, classes[i]))
+      return true;
+  return false;
+}
+
+/* True when every user of node `n` is in the region or is `extra`. */
+static bool usersInside(const LatGraph *g, int n, const Region *r,
+                        int extra) {
+  MlirOperation op = g->nodes[n].op;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
+    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, i));
+         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+      int user = latGraphFind(g, mlirOpOperandGetOwner(u));
+      if (user < 0 || (user != extra && !inRegion(r, user)))
+        return false;
+    }
+  return true;
+}
+
+/* The graph node producing operand `i` of node `n`, or -1. */
+static int producerOf(const LatGraph *g, int n, intptr_t i) {
+  return latGraphFind(g, latProducer(mlirOperationGetOperand(g->nodes[n].op, i)));
+}
+
+/* Grows `r` (holding the sink) backwards to a fixed point; `stop` is never
+ * taken; `extra` counts as inside for the users check. */
+static void grow(const LatGraph *g, Region *r, int stop, int extra) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int k = 0; k < r->count && r->count < kMaxRegion; k++) {
+      MlirOperation op = g->nodes[r->nodes[k]].op;
+      for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+        int p = producerOf(g, r->nodes[k], i);
+        if (p < 0 || p == stop || inRegion(r, p) || !growable(&g->nodes[p]) ||
+            !usersInside(g, p, r, extra) || r->count == kMaxRegion)
+          continue;
+        r->nodes[r->count++] = p;
+        changed = true;
+      }
+    }
+  }
+}
+
+static int countClass(const LatGraph *g, const Region *r, const char *name) {
+  int n = 0;
+  for (int i = 0; i < r->count; i++)
+    n += isClass(&g->nodes[r->nodes[i]], name);
+  return n;
+}
+
+static int compareInts(const void *a, const void *b) {
+  return *(const int *)a - *(const int *)b;
+}
+
+static void makeGroup(LatGraph *g, Region *r, const char *cls) {
+  qsort(r->nodes, r->count, sizeof r->nodes[0], compareInts);
+  int id = (int)g->numGroups++;
+  for (int i = 0; i < r->count; i++) {
+    LatNode *n = &g->nodes[r->nodes[i]];
+    n->group = id;
+    n->groupClass = cls;
+    n->groupHead = i == 0;
+    n->fuseClass = cls;
+  }
+}
+
+/* The single user node of node n, or -1 when it has none or several. */
+static int onlyUser(const LatGraph *g, int n) {
+  if (latCountUsers(g->nodes[n].op) != 1)
+    return -1;
+  MlirOperation op = g->nodes[n].op;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++) {
+    MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, i));
+    if (!mlirOpOperandIsNull(u))
+      return latGraphFind(g, mlirOpOperandGetOwner(u));
+  }
+  return -1;
+}
+
+/* Follows single-user elementwise consumers of n, at most `steps`. */
+static int forwardSink(const LatGraph *g, int n, int steps) {
+  for (int s = 0; s < steps; s++) {
+    int u = onlyUser(g, n);
+    if (u < 0 || !growable(&g->nodes[u]) || isClass(&g->nodes[u], "reduce"))
+      break;
+    n = u;
+  }
+  return n;
+}
+
+/* matmul(Q, K^T) -> ... softmax ... -> matmul(P, V), at the second matmul. */
+static void matchAttention(LatGraph *g, int m2) {
+  int p = producerOf(g, m2, 0);
+  if (p < 0 || !growable(&g->nodes[p]) || !usersInside(g, p, NULL, m2))
+    return;
+  Region r = {{p}, 1};
+  grow(g, &r, -1, m2);
+  if (!countClass(g, &r, "exp") || !countClass(g, &r, "reduce"))
+    return;
+  int m1 = -1; /* the one matmul feeding the region from outside */
+  for (int k = 0; k < r.count; k++)
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(g->nodes[r.nodes[k]].op);
+         i++) {
+      int q = producerOf(g, r.nodes[k], i);
+      if (q >= 0 && !inRegion(&r, q) && isClass(&g->nodes[q], "matmul") &&
+          g->nodes[q].group < 0 && usersInside(g, q, &r, -1))
+        m1 = q;
+    }
+  if (m1 < 0 || r.count + 2 > kMaxRegion)
+    return;
+  r.nodes[r.count++] = m1;
+  r.nodes[r.count++] = m2;
+  makeGroup(g, &r, "attention");
+}
+
+/* x * 0.5 * (1 + erf(x / sqrt 2)), at the erf. */
+static void matchGelu(LatGraph *g, int erf) {
+  int scale = producerOf(g, erf, 0); /* mul(x, 1/sqrt 2) */
+  if (scale < 0 || !isClass(&g->nodes[scale], "mul"))
+    return;
+  int x = producerOf(g, scale, 0);
+  int sink = forwardSink(g, erf, 2);
+  Region r = {{sink}, 1};
+  grow(g, &r, x, -1);
+  if (inRegion(&r, erf) && inRegion(&r, scale) && r.count >= 4)
+    makeGroup(g, &r, "gelu");
+}
+
+/* exp(x - max x) / sum exp(...), at a reduction of an exp. */
+static void matchSoftmax(LatGraph *g, int reduce) {
+  int e = producerOf(g, reduce, 0);
+  if (e < 0 || !isClass(&g->nodes[e], "exp") || g->nodes[e].group >= 0)
+    return;
+  int sink = -1; /* the user of exp that is not the reduction */
+  MlirOperation op = g->nodes[e].op;
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+    int user = latGraphFind(g, mlirOpOperandGetOwner(u));
+    if (user >= 0 && user != reduce)
+      sink = user;
+  }
+  if (sink < 0 || !growable(&g->nodes[sink]))
+    return;
+  int sub = producerOf(g, e, 0), x = sub;
+  if (sub >= 0 && isClass(&g->nodes[sub], "sub"))
+    x = producerOf(g, sub, 0);
+  Region r = {{sink}, 1};
+  grow(g, &r, x, -1);
+  if (inRegion(&r, reduce) && inRegion(&r, e))
+    makeGroup(g, &r, "softmax");
+}
+
+/* (x - mean) * rsqrt(var + eps) * gamma + beta, or x * rsqrt(mean x^2 +
+ * eps) * gamma, at the rsqrt (or pow(., -0.5), as linalg exporters write
+ * it). */
+static void matchNorm(LatGraph *g, int rsqrt) {
+  int user = onlyUser(g, rsqrt);
+  if (user < 0)
+    return;
+  int sink = forwardSink(g, user, 6); /* views, casts, mul, gamma, beta */
+  Region probe = {{sink}, 1};
+  grow(g, &probe, -1, -1);
+  int first = -1; /* the earliest reduction: its input is x */
+  for (int i = 0; i < probe.count; i++)
+    if (isClass(&g->nodes[probe.nodes[i]], "reduce") &&
+        (first < 0 || probe.nodes[i] < first))
+      first = probe.nodes[i];
+  if (first < 0 || !inRegion(&probe, rsqrt))
+    return;
+  int x = producerOf(g, first, 0);
+  if (x >= 0 && (isClass(&g->nodes[x], "pow") || isClass(&g->nodes[x], "mul")))
+    x = producerOf(g, x, 0); /* RMSNorm reduces x^2 */
+  Region r = {{sink}, 1};
+  grow(g, &r, x, -1);
+  if (!inRegion(&r, rsqrt) || !countClass(g, &r, "reduce"))
+    return;
+  makeGroup(g, &r, countClass(g, &r, "reduce") >= 2 ? "layernorm" : "rmsnorm");
+}
+
+void latGraphMatchPatterns(LatGraph *g, bool fusion) {
+  for (size_t i = 0; fusion && i < g->numNodes; i++)
+    if (isClass(&g->nodes[i], "matmul") && g->nodes[i].group < 0)
+      matchAttention(g, (int)i);
+  for (size_t i = 0; i < g->numNodes; i++) {
+    LatNode *n = &g->nodes[i];
+    if (n->group >= 0)
+      continue;
+    if (isClass(n, "erf"))
+      matchGelu(g, (int)i);
+    else if (isClass(n, "reduce"))
+      matchSoftmax(g, (int)i);
+  }
+  for (size_t i = 0; i < g->numNodes; i++) {
+    const LatNode *n = &g->nodes[i];
+    int user = onlyUser(g, (int)i);
+    bool squares = user >= 0 && isClass(&g->nodes[user], "reduce"); /* x^2 */
+    if (n->group < 0 &&
+        (isClass(n, "rsqrt") || (isClass(n, "pow") && !squares)))
+      matchNorm(g, (int)i);
+  }
+}
