@@ -29,6 +29,10 @@ typedef struct {
 typedef struct {
   struct CmProfileImpl *profile;
   const char *name;           /* "tables/x.csv", for messages           */
+  char lastRegime[kRegimeKeySize]; /* raw regime cells of the last row, */
+  const KernelColumns *lastKernel; /* its kernel and its group: rows of */
+  CmGroup *lastGroup;              /* one regime come in runs, so most  */
+                                   /* rows skip canonicalising          */
   size_t numColumns;          /* header width                           */
   char *header[CM_CSV_MAX_FIELDS];
   int kernelColumn, latencyColumn;
@@ -114,6 +118,34 @@ static void regimeKeyOf(const CmPolicy *policy, const int *columns,
   }
 }
 
+/* The group of a row: the last row's when kernel and raw regime cells are
+ * the same (canonicalising numbers with %.17g is the cost of loading). */
+static CmGroup *groupOfRow(TableReader *r, const KernelColumns *k,
+                           char **fields) {
+  char raw[kRegimeKeySize];
+  size_t used = 0;
+  for (int i = 0; i < k->policy->numRegime; i++) {
+    const char *cell = fields[k->regimeColumn[i]];
+    size_t n = strlen(cell);
+    if (used + n + 2 > sizeof raw)
+      break; /* an absurd regime: compared truncated, canonicalised fully */
+    memcpy(raw + used, cell, n);
+    used += n;
+    raw[used++] = '\x1f';
+  }
+  raw[used] = '\0';
+  if (r->lastGroup && r->lastKernel == k && !strcmp(raw, r->lastRegime))
+    return r->lastGroup;
+  char key[kRegimeKeySize];
+  regimeKeyOf(k->policy, k->regimeColumn, fields, key);
+  CmGroup *g =
+      cmGroupSetFind(&r->profile->groups, k->kernel, key, k->policy, true);
+  r->lastKernel = k;
+  r->lastGroup = g;
+  snprintf(r->lastRegime, sizeof r->lastRegime, "%s", raw);
+  return g;
+}
+
 static CmStatus readRow(void *context, char **fields, size_t n, size_t line,
                         CmError *err) {
   TableReader *r = context;
@@ -139,10 +171,7 @@ static CmStatus readRow(void *context, char **fields, size_t n, size_t line,
     return cmErrorSet(err, CM_ERR_FORMAT,
                       "%s:%zu: column 'latency_us': '%.40s' is not a number",
                       r->name, line, cell);
-  char key[kRegimeKeySize];
-  regimeKeyOf(k->policy, k->regimeColumn, fields, key);
-  CmGroup *g = cmGroupSetFind(&r->profile->groups, k->kernel, key, k->policy,
-                              true);
+  CmGroup *g = groupOfRow(r, k, fields);
   if (!g)
     return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
   if (!isfinite(latency) || latency <= 0) {

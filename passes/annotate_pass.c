@@ -99,9 +99,6 @@ static void annotateKernel(MlirContext ctx, const LatGraph *g,
       named(ctx, "confidence", mlirFloatAttrDoubleGet(ctx, f64, k->confidence)),
       named(ctx, "method", mlirStringAttrGet(ctx, str(cmMethodGetName(k->method)))),
       named(ctx, "bound", mlirStringAttrGet(ctx, str(cmBoundGetName(k->bound)))),
-      named(ctx, "axes", mlirStringAttrGet(ctx, str(k->axes))),
-      named(ctx, "flops", mlirFloatAttrDoubleGet(ctx, f64, k->flops)),
-      named(ctx, "bytes", mlirFloatAttrDoubleGet(ctx, f64, k->bytes)),
   };
   mlirOperationSetDiscardableAttributeByName(
       g->nodes[k->root].op, str("latency.estimate"),

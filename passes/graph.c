@@ -60,7 +60,7 @@ bool latGraphBuild(MlirBlock block, LatGraph *g) {
     node->op = op;
     node->cls = latClassify(op);
     node->fuseClass = node->cls.name;
-    node->kernel = node->nextInKernel = node->group = -1;
+    node->kernel = node->nextInKernel = node->group = node->nextInGroup = -1;
     size_t s = slotOf(g, op.ptr);
     while (g->slotKeys[s])
       s = (s + 1) & (g->numSlots - 1);
@@ -115,31 +115,26 @@ static int fusableProducer(LatGraph *g, int node,
                            void *ctx) {
   LatNode *n = &g->nodes[node];
   const char *cls = n->group >= 0 ? n->groupClass : n->cls.name;
-  for (size_t m = (size_t)node; m < g->numNodes; m++) {
+  for (int m = node; m >= 0; m = g->nodes[m].nextInGroup) {
     LatNode *member = &g->nodes[m];
-    if (m != (size_t)node && (n->group < 0 || member->group != n->group))
-      continue;
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(member->op); i++) {
       int p = latGraphFind(g, latProducer(mlirOperationGetOperand(member->op, i)));
       if (p < 0 || g->nodes[p].kernel < 0 ||
           (n->group >= 0 && g->nodes[p].group == n->group) ||
-          !onlyFeeds(g, p, (int)m))
+          !onlyFeeds(g, p, m))
         continue;
       if ((n->cls.role == LAT_ROLE_VIEW && n->group < 0) ||
           rules(ctx, g->nodes[p].fuseClass, cls))
         return p;
     }
-    if (n->group < 0)
-      break;
   }
   return -1;
 }
 
 /* Puts every member of node's group after it into `kernel`. */
 static void addGroupMembers(LatGraph *g, int node, int kernel) {
-  for (size_t m = (size_t)node + 1; m < g->numNodes; m++)
-    if (g->nodes[m].group == g->nodes[node].group)
-      addToKernel(g, (int)m, kernel);
+  for (int m = g->nodes[node].nextInGroup; m >= 0; m = g->nodes[m].nextInGroup)
+    addToKernel(g, m, kernel);
 }
 
 bool latGraphDetect(LatGraph *g, bool fusion,

@@ -30,6 +30,7 @@ typedef struct {
   int group;             /* multi-op pattern this op belongs to, or -1  */
   const char *groupClass; /* the pattern's class (attention, gelu, ...)  */
   bool groupHead;        /* first op of its group in program order      */
+  int nextInGroup;       /* next member of the group, -1 at the end     */
 } LatNode;
 
 typedef struct {

@@ -106,6 +106,7 @@ static void makeGroup(LatGraph *g, Region *r, const char *cls) {
     n->group = id;
     n->groupClass = cls;
     n->groupHead = i == 0;
+    n->nextInGroup = i + 1 < r->count ? r->nodes[i + 1] : -1;
     n->fuseClass = cls;
   }
 }
