@@ -56,8 +56,17 @@ static double checkError(CmGroup *g, const CmLineIndex *const *indexes,
   return count ? sum / count : -1;
 }
 
-/* Maps a weighted check error to the displayed confidence in (0, 1]. */
-static double confidenceFromError(double e) { return exp(-e / 0.05); }
+/* Maps the weighted check error e (mean |ln(pred/measured)| at the query's
+ * neighbours) to the displayed confidence: the probability of landing within
+ * 10% if the query's log-error is half-normal with mean e, i.e.
+ * P(|X| <= ln 1.1) with sigma = e * sqrt(pi/2). No device constants; how well
+ * it is calibrated is shown per quintile by latency-eval (docs/accuracy.md). */
+static double confidenceFromError(double e) {
+  if (e <= 0)
+    return 1.0;
+  const double sqrtPi = 1.7724538509055160273; /* C11 has no M_PI */
+  return erf(log(1.1) / (e * sqrtPi));
+}
 
 bool cmInterpolate1D(CmGroup *g, const double *q, const double *tq,
                      CmEstimate *out) {

@@ -173,6 +173,59 @@ static void predict(CmProfile train, const Candidate *c, Sample *out) {
   out->roofline = roof.latencyUs;
 }
 
+/*----------------------------------------------------------- confidence --*/
+
+/* Accuracy of the answers in one confidence band. */
+typedef struct {
+  double lo, hi, meanConfidence; /* band of displayed confidence       */
+  EvalSummary s;                 /* actual accuracy in the band        */
+} Band;
+
+static const Sample *sortSamples; /* qsort has no context argument */
+
+static int compareByConfidence(const void *a, const void *b) {
+  double x = sortSamples[*(const size_t *)a].e.confidence;
+  double y = sortSamples[*(const size_t *)b].e.confidence;
+  return (x > y) - (x < y);
+}
+
+/* Summarises samples order[from..to) into a band. */
+static Band bandOf(const Sample *samples, const size_t *order, size_t from,
+                   size_t to, double *pred, double *meas) {
+  Band band = {INFINITY, -INFINITY, 0, {0}};
+  size_t m = 0;
+  for (size_t i = from; i < to; i++) {
+    const Sample *s = &samples[order[i]];
+    band.lo = fmin(band.lo, s->e.confidence);
+    band.hi = fmax(band.hi, s->e.confidence);
+    band.meanConfidence += s->e.confidence / (double)(to - from);
+    pred[m] = s->predicted;
+    meas[m++] = s->c->point.latencyUs;
+  }
+  band.s = evalSummarise(pred, meas, m);
+  return band;
+}
+
+/* Five equal-count bands by displayed confidence, lowest first, then the
+ * better half; `bands` has 6 entries. Returns false when n < 5. */
+static bool confidenceBands(const Sample *samples, size_t n, Band *bands) {
+  if (n < 5)
+    return false;
+  size_t *order = malloc(n * sizeof *order);
+  double *pred = malloc(n * sizeof *pred), *meas = malloc(n * sizeof *meas);
+  for (size_t i = 0; i < n; i++)
+    order[i] = i;
+  sortSamples = samples;
+  qsort(order, n, sizeof *order, compareByConfidence);
+  for (int q = 0; q < 5; q++)
+    bands[q] = bandOf(samples, order, q * n / 5, (q + 1) * n / 5, pred, meas);
+  bands[5] = bandOf(samples, order, n / 2, n, pred, meas);
+  free(order);
+  free(pred);
+  free(meas);
+  return true;
+}
+
 /*---------------------------------------------------------------- output --*/
 
 typedef struct {
@@ -220,6 +273,21 @@ static void printMarkdown(const char *protocol, const Sample *samples,
            rows[t].label, s->count, s->mape, s->rmspe, s->p50, s->p90,
            s->within5, s->within10, s->spearman);
   }
+  Band bands[6];
+  if (confidenceBands(samples, n, bands)) {
+    printf("\nBy displayed confidence (all answers; confidence is the predicted "
+           "chance of being within 10%%):\n\n| band | confidence | mean "
+           "confidence | points | MAPE %% | within 10%% |\n|---|---|---:|---:|"
+           "---:|---:|\n");
+    for (int q = 0; q < 6; q++)
+      printf("| %s | %.3f - %.3f | %.3f | %zu | %.2f | %.1f |\n",
+             q < 5 ? (const char *[]){"quintile 1 (lowest)", "quintile 2",
+                                      "quintile 3", "quintile 4",
+                                      "quintile 5 (highest)"}[q]
+                   : "better half",
+             bands[q].lo, bands[q].hi, bands[q].meanConfidence,
+             bands[q].s.count, bands[q].s.mape, bands[q].s.within10);
+  }
   if (summaryOnly)
     return;
   printf("\n| kernel | regime | axes | measured us | predicted us | abs err us "
@@ -243,15 +311,24 @@ static void printMarkdown(const char *protocol, const Sample *samples,
   }
 }
 
-static void printJsonSummary(const EvalSummary *s) {
-  printf("{\"points\":%zu,\"mape\":%.17g,\"rmspe\":%.17g,\"p50\":%.17g,"
-         "\"p90\":%.17g,\"within5\":%.17g,\"within10\":%.17g,",
-         s->count, s->mape, s->rmspe, s->p50, s->p90, s->within5,
-         s->within10);
-  if (isnan(s->spearman))
-    printf("\"spearman\":null}");
+/* JSON has no NaN: an empty summary's figures print as null. */
+static void printJsonNumber(const char *key, double value, bool last) {
+  if (isfinite(value))
+    printf("\"%s\":%.17g%s", key, value, last ? "" : ",");
   else
-    printf("\"spearman\":%.17g}", s->spearman);
+    printf("\"%s\":null%s", key, last ? "" : ",");
+}
+
+static void printJsonSummary(const EvalSummary *s) {
+  printf("{\"points\":%zu,", s->count);
+  printJsonNumber("mape", s->mape, false);
+  printJsonNumber("rmspe", s->rmspe, false);
+  printJsonNumber("p50", s->p50, false);
+  printJsonNumber("p90", s->p90, false);
+  printJsonNumber("within5", s->within5, false);
+  printJsonNumber("within10", s->within10, false);
+  printJsonNumber("spearman", s->spearman, true);
+  printf("}");
 }
 
 static void printJson(const char *protocol, const Sample *samples, size_t n,
@@ -261,7 +338,18 @@ static void printJson(const char *protocol, const Sample *samples, size_t n,
     printf("%s\"%s\":", t ? "," : "", rows[t].label);
     printJsonSummary(&rows[t].s);
   }
-  printf("},\"samples\":[");
+  Band bands[6];
+  printf("},\"confidence_bands\":[");
+  if (confidenceBands(samples, n, bands))
+    for (int q = 0; q < 6; q++) {
+      printf("%s{\"band\":\"%s\",\"lo\":%.17g,\"hi\":%.17g,"
+             "\"mean_confidence\":%.17g,\"summary\":",
+             q ? "," : "", q < 5 ? "quintile" : "better half", bands[q].lo,
+             bands[q].hi, bands[q].meanConfidence);
+      printJsonSummary(&bands[q].s);
+      printf("}");
+    }
+  printf("],\"samples\":[");
   for (size_t i = 0; !summaryOnly && i < n; i++) {
     const Sample *s = &samples[i];
     const CmPoint *p = &s->c->point;
