@@ -43,6 +43,11 @@ void cmBuiltinWork(const char *kernel, CmValueFn value, const void *ctx,
     f = 4 * batch * h * d * len;
     b = 2 * batch * len * kvh * d * kvSize + 2 * batch * h * d * size;
   }
+  double elements = value(ctx, "elements");
+  if (isnan(f) && elements >= 0) { /* elementwise: two inputs, one output */
+    f = elements;
+    b = 3 * elements * size;
+  }
   if (*flops < 0 && f >= 0)
     *flops = f;
   if (*bytes < 0 && b >= 0)

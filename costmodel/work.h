@@ -16,7 +16,9 @@ typedef double (*CmValueFn)(const void *context, const char *name);
 ///   attention (causal prefill): 2 b s^2 h d; q, o at h heads and k, v at
 ///     kv_heads heads, b s d each;
 ///   attention_decode: 4 b h d kv_len; k, v cache (b kv_len kv_heads d) at
-///     kv_dtype plus q, o (b h d).
+///     kv_dtype plus q, o (b h d);
+///   any other kernel with `elements`: that many flops, and two inputs and
+///     one output of that size in bytes.
 /// Element sizes from `dtype` and `kvDtype` (4 bytes when unknown).
 void cmBuiltinWork(const char *kernel, CmValueFn value, const void *context,
                    const char *dtype, const char *kvDtype, double *flops,
