@@ -71,30 +71,6 @@ static const char *findField(const CmQuery *q, const char *name) {
   return NULL;
 }
 
-/* The policy whose table answers `kernel`: its own, else the first '+'
- * component that has one (the fused kernel's anchor). */
-static const CmPolicy *resolvePolicy(const struct CmProfileImpl *p,
-                                     const char *kernel, bool *viaAnchor) {
-  *viaAnchor = false;
-  const CmPolicy *policy = cmPolicySetFind(&p->policies, kernel);
-  if (policy || !strchr(kernel, '+'))
-    return policy;
-  char part[128];
-  for (const char *s = kernel; *s;) {
-    size_t n = strcspn(s, "+");
-    if (n < sizeof part) {
-      memcpy(part, s, n);
-      part[n] = '\0';
-      if ((policy = cmPolicySetFind(&p->policies, part))) {
-        *viaAnchor = true;
-        return policy;
-      }
-    }
-    s += n + (s[n] == '+');
-  }
-  return NULL;
-}
-
 /* The element type of the query: its "dtype" field, else the first regime
  * key ending in "dtype". */
 static const char *queryDtype(const CmQuery *q, const CmPolicy *policy) {
@@ -212,7 +188,7 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
   out->kernel = query->kernel;
   if (!query->kernel || !*query->kernel)
     return cmErrorSet(err, CM_ERR_QUERY, "the query names no kernel");
-  const CmPolicy *policy = resolvePolicy(p, query->kernel, &out->viaAnchor);
+  const CmPolicy *policy = cmPolicySetResolve(&p->policies, query->kernel, &out->viaAnchor);
   const char *dtype = queryDtype(query, policy);
   if (dtype)
     cmCanonicalRegimeValue("dtype", dtype, out->dtype, sizeof out->dtype);

@@ -228,6 +228,28 @@ const CmPolicy *cmPolicySetFind(const CmPolicySet *set, const char *kernel) {
   return NULL;
 }
 
+const CmPolicy *cmPolicySetResolve(const CmPolicySet *set, const char *kernel,
+                                   bool *viaAnchor) {
+  *viaAnchor = false;
+  const CmPolicy *policy = cmPolicySetFind(set, kernel);
+  if (policy || !strchr(kernel, '+'))
+    return policy;
+  char part[128];
+  for (const char *s = kernel; *s;) {
+    size_t n = strcspn(s, "+");
+    if (n < sizeof part) {
+      memcpy(part, s, n);
+      part[n] = '\0';
+      if ((policy = cmPolicySetFind(set, part))) {
+        *viaAnchor = true;
+        return policy;
+      }
+    }
+    s += n + (s[n] == '+');
+  }
+  return NULL;
+}
+
 double cmTransformApply(CmTransform transform, double x) {
   switch (transform) {
   case CM_TRANSFORM_LOG:

@@ -45,6 +45,12 @@ void cmPolicySetFree(CmPolicySet *set);
 /// Returns the policy of `kernel` (borrowed), or NULL.
 const CmPolicy *cmPolicySetFind(const CmPolicySet *set, const char *kernel);
 
+/// Returns the policy whose table answers `kernel`: its own, else that of
+/// the first '+'-component that has one (a fused kernel's anchor, setting
+/// `*viaAnchor`); NULL when none has.
+const CmPolicy *cmPolicySetResolve(const CmPolicySet *set, const char *kernel,
+                                   bool *viaAnchor);
+
 /// Applies `transform` to `x`; values outside the transform's domain
 /// (log of <= 0, sqrt of < 0) give NaN.
 double cmTransformApply(CmTransform transform, double x);

@@ -169,8 +169,18 @@ static void profileFree(struct CmProfileImpl *p) {
   free(p);
 }
 
-CmStatus cmProfileCreateFromDir(const char *dir, CmProfile *out,
-                                CmError *err) {
+/* Prefixes the directory so an error names the file fully. */
+static void prefixDir(const char *dir, CmError *err) {
+  if (!err)
+    return;
+  char message[sizeof err->message + 4096];
+  snprintf(message, sizeof message, "%s/%s", dir, err->message);
+  snprintf(err->message, sizeof err->message, "%.511s", message);
+}
+
+/* Loads everything but the tables. */
+static CmStatus createWithoutTables(const char *dir, CmProfile *out,
+                                    CmError *err) {
   out->ptr = NULL;
   cmErrorClear(err);
   struct CmProfileImpl *p = calloc(1, sizeof *p);
@@ -192,20 +202,62 @@ CmStatus cmProfileCreateFromDir(const char *dir, CmProfile *out,
     snprintf(path, sizeof path, "%s/policy.csv", dir);
     status = cmPolicySetLoad(&p->policies, path, "policy.csv", err);
   }
-  if (status == CM_OK)
-    status = cmProfileLoadTables(p, err);
   if (status != CM_OK) {
-    /* Prefix the directory so the message names the file fully. */
-    if (err) {
-      char message[sizeof err->message + 4096];
-      snprintf(message, sizeof message, "%s/%s", dir, err->message);
-      snprintf(err->message, sizeof err->message, "%.511s", message);
-    }
+    prefixDir(dir, err);
     profileFree(p);
     return status;
   }
   out->ptr = p;
   return CM_OK;
+}
+
+CmStatus cmProfileCreateFromDir(const char *dir, CmProfile *out,
+                                CmError *err) {
+  CmStatus status = createWithoutTables(dir, out, err);
+  if (status == CM_OK)
+    status = cmProfileLoadTablesFor(*out, NULL, 0, err);
+  if (status != CM_OK) {
+    cmProfileDestroy(*out);
+    out->ptr = NULL;
+  }
+  return status;
+}
+
+CmStatus cmProfileCreateFromDirWithoutTables(const char *dir, CmProfile *out,
+                                             CmError *err) {
+  return createWithoutTables(dir, out, err);
+}
+
+CmStatus cmProfileLoadTablesFor(CmProfile profile,
+                                const char *const *kernelTypes,
+                                size_t numKernelTypes, CmError *err) {
+  struct CmProfileImpl *p = profile.ptr;
+  if (p->tablesLoaded)
+    return cmErrorSet(err, CM_ERR_QUERY, "the tables are already loaded");
+  p->tablesLoaded = true;
+  const char **names = NULL;
+  size_t n = 0;
+  if (kernelTypes) {
+    /* The table kernel of each type (its own or its anchor's), once. */
+    names = malloc((numKernelTypes + 1) * sizeof *names);
+    if (!names)
+      return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < numKernelTypes; i++) {
+      bool viaAnchor;
+      const CmPolicy *policy =
+          cmPolicySetResolve(&p->policies, kernelTypes[i], &viaAnchor);
+      bool seen = !policy;
+      for (size_t j = 0; j < n && !seen; j++)
+        seen = !strcmp(names[j], policy->kernel);
+      if (!seen)
+        names[n++] = policy->kernel;
+    }
+  }
+  CmStatus status = cmProfileLoadTables(p, names, n, err);
+  free(names);
+  if (status != CM_OK)
+    prefixDir(p->dir, err);
+  return status;
 }
 
 void cmProfileDestroy(CmProfile profile) { profileFree(profile.ptr); }

@@ -36,6 +36,7 @@ struct CmProfileImpl {
   CmGroupSet groups;          /* measured points by kernel and regime   */
   size_t numRows;             /* valid table rows                       */
   size_t numDropped;          /* rows dropped for a bad latency         */
+  bool tablesLoaded;          /* tables read (all, or by kernel)        */
 };
 
 /// Loads fusion rules from `path` into `*rules`/`*numRules` (caller frees
@@ -47,7 +48,11 @@ CmStatus cmFusionRulesLoad(const char *path, const char *name,
 /// Frees `numRules` rules and the array.
 void cmFusionRulesFree(CmFusionRule *rules, size_t numRules);
 
-/// Loads every tables/NAME.csv of `profile->dir` into `profile->groups`.
-CmStatus cmProfileLoadTables(struct CmProfileImpl *profile, CmError *err);
+/// Loads the tables/NAME.csv of `profile->dir` into `profile->groups`: all
+/// of them when `kernels` is NULL, else only those whose bytes mention one of
+/// the `numKernels` names.
+CmStatus cmProfileLoadTables(struct CmProfileImpl *profile,
+                             const char *const *kernels, size_t numKernels,
+                             CmError *err);
 
 #endif /* LATENCY_PROFILE_H */

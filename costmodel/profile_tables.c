@@ -6,6 +6,7 @@
  * order, so a profile loads the same way on every machine.
  *
  *===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE /* memmem, fmemopen */
 #include "profile.h"
 
 #include "cm_error.h"
@@ -185,10 +186,74 @@ static CmStatus readRow(void *context, char **fields, size_t n, size_t line,
   return CM_OK;
 }
 
+/* Reads all of `path` into a malloc'ed buffer; NULL on failure. */
+static char *readWhole(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  char *data = NULL;
+  long n = -1;
+  if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
+      fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)n + 1)) &&
+      fread(data, 1, (size_t)n, f) == (size_t)n) {
+    *size = (size_t)n;
+  } else {
+    free(data);
+    data = NULL;
+  }
+  if (f)
+    fclose(f);
+  return data;
+}
+
+/* True when `name` occurs in `data` as a whole CSV field: bounded by the
+ * start, a comma, a quote or a line end on both sides. */
+static bool hasField(const char *data, size_t size, const char *name) {
+  size_t n = strlen(name);
+  for (const char *at = data, *end = data + size;
+       (at = memmem(at, (size_t)(end - at), name, n)); at++) {
+    char before = at == data ? '\n' : at[-1];
+    char after = at + n == end ? '\n' : at[n];
+    if (strchr(",\"\n\r", before) && strchr(",\"\n\r", after))
+      return true;
+  }
+  return false;
+}
+
+/* True when `data` may hold rows of any of `kernels`: a row of kernel K has
+ * K as a whole field (a name with a quote would be escaped: assume yes). */
+static bool mentionsAny(const char *data, size_t size,
+                        const char *const *kernels, size_t numKernels) {
+  for (size_t i = 0; i < numKernels; i++)
+    if (strchr(kernels[i], '"') || hasField(data, size, kernels[i]))
+      return true;
+  return false;
+}
+
+/* Parses one table; with `kernels`, skips it unparsed when its bytes
+ * mention none of them. */
 static CmStatus loadTable(struct CmProfileImpl *profile, const char *path,
-                          const char *name, CmError *err) {
+                          const char *name, const char *const *kernels,
+                          size_t numKernels, CmError *err) {
   TableReader reader = {.profile = profile, .name = name};
-  CmStatus status = cmCsvReadFile(path, name, readRow, &reader, err);
+  CmStatus status;
+  if (kernels) {
+    size_t size = 0;
+    char *data = readWhole(path, &size);
+    if (!data)
+      return cmErrorSet(err, CM_ERR_IO, "%s: cannot read", name);
+    FILE *stream = NULL;
+    if (!mentionsAny(data, size, kernels, numKernels)) {
+      free(data);
+      return CM_OK;
+    }
+    stream = fmemopen(data, size ? size : 1, "r");
+    status = stream ? cmCsvReadStream(stream, name, readRow, &reader, err)
+                    : cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+    if (stream)
+      fclose(stream);
+    free(data);
+  } else {
+    status = cmCsvReadFile(path, name, readRow, &reader, err);
+  }
   if (status == CM_OK && reader.numColumns == 0)
     status = cmErrorSet(err, CM_ERR_FORMAT, "%s:1: empty table, no header",
                         name);
@@ -208,7 +273,9 @@ static bool isCsvName(const char *name) {
   return name[0] != '.' && n > 4 && !strcmp(name + n - 4, ".csv");
 }
 
-CmStatus cmProfileLoadTables(struct CmProfileImpl *profile, CmError *err) {
+CmStatus cmProfileLoadTables(struct CmProfileImpl *profile,
+                             const char *const *kernels, size_t numKernels,
+                             CmError *err) {
   char dirPath[4096];
   snprintf(dirPath, sizeof dirPath, "%s/tables", profile->dir);
   DIR *dir = opendir(dirPath);
@@ -241,7 +308,7 @@ CmStatus cmProfileLoadTables(struct CmProfileImpl *profile, CmError *err) {
     char path[4096 + 256], name[300];
     snprintf(path, sizeof path, "%s/%s", dirPath, names[i]);
     snprintf(name, sizeof name, "tables/%s", names[i]);
-    status = loadTable(profile, path, name, err);
+    status = loadTable(profile, path, name, kernels, numKernels, err);
   }
   for (size_t i = 0; i < count; i++)
     free(names[i]);

@@ -32,20 +32,47 @@ static bool profileRules(void *ctx, const char *producer,
   return cmProfileAllowsFusion(*(CmProfile *)ctx, producer, consumer);
 }
 
-/* Loads the profile named by `name` (or the default); emits an error at the
- * module's location on failure. */
+static void emitProfileError(MlirOperation module, const CmError *err) {
+  char message[700];
+  snprintf(message, sizeof message, "latency: cannot load profile: %s",
+           err->message);
+  mlirEmitError(mlirOperationGetLocation(module), message);
+}
+
+/* Loads the profile named by `name` (or the default) without its measured
+ * tables: fusion rules are all detection needs, and the estimate step loads
+ * only the tables of the kernels it found. Emits an error at the module's
+ * location on failure. */
 static bool loadProfile(MlirOperation module, const char *name,
                         CmProfile *out) {
   char dir[4096];
   CmError err;
   if (cmProfileFindDir(name, dir, sizeof dir, &err) &&
-      cmProfileCreateFromDir(dir, out, &err) == CM_OK)
+      cmProfileCreateFromDirWithoutTables(dir, out, &err) == CM_OK)
     return true;
-  char message[700];
-  snprintf(message, sizeof message, "latency: cannot load profile: %s",
-           err.message);
-  mlirEmitError(mlirOperationGetLocation(module), message);
+  emitProfileError(module, &err);
   return false;
+}
+
+/* Loads the tables that the kernel types of `fns` can be answered from. */
+static bool loadTablesFor(MlirOperation module, CmProfile profile,
+                          const LatFunctionReport *fns, long n) {
+  size_t total = 0;
+  for (long i = 0; i < n; i++)
+    total += fns[i].graph.numKernels;
+  const char **types = malloc((total + 1) * sizeof *types);
+  if (!types)
+    return false;
+  size_t count = 0;
+  for (long i = 0; i < n; i++)
+    for (size_t k = 0; k < fns[i].graph.numKernels; k++)
+      types[count++] = fns[i].graph.kernels[k].type;
+  CmError err;
+  bool ok = cmProfileLoadTablesFor(profile, types, count, &err) == CM_OK;
+  if (!ok)
+    emitProfileError(module, &err);
+  free(types);
+  return ok;
 }
 
 /* Fills `out` (when not NULL) with the function ops directly inside the
@@ -184,10 +211,11 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
   bool ok = n >= 0;
   CmOptions cmOptions = cmOptionsDefault();
   cmOptions.interpolation = options->interpolation;
-  for (long i = 0; ok && i < n; i++) {
+  for (long i = 0; ok && i < n; i++)
     latGraphDescribe(&fns[i].graph);
+  ok = ok && loadTablesFor(module, profile, fns, n);
+  for (long i = 0; ok && i < n; i++)
     estimateFunction(profile, &cmOptions, fns[i].func, &fns[i]);
-  }
   char error[600];
   const char *profileName = cmProfileGetDir(profile);
   if (ok && options->report && *options->report &&

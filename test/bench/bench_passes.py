@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Time of --annotate-latency against mlir-opt parse + print alone.
+"""Time of --annotate-latency against mlir-opt parse + print alone (one thread).
 
 For each input: best of R runs of `mlir-opt FILE -o /dev/null` (parse,
 verify, print) and of the same with the plugin and --annotate-latency; prints
@@ -16,11 +16,13 @@ import tempfile
 import time
 
 mlir_opt, plugin, model = sys.argv[1], sys.argv[2], sys.argv[3]
-runs = int(sys.argv[4]) if len(sys.argv) > 4 else 3
+runs = int(sys.argv[4]) if len(sys.argv) > 4 else 5
 here = os.path.dirname(os.path.abspath(__file__))
 
 
 def best(cmd):
+    # One thread: MLIR's thread pool makes runs on a small VM vary by +-25%.
+    cmd = cmd[:1] + ["--mlir-disable-threading"] + cmd[1:]
     times = []
     for _ in range(runs):
         t = time.perf_counter()

@@ -58,6 +58,22 @@ typedef struct {
 /// with file:line and the reason, and leaves `*out` null.
 CmStatus cmProfileCreateFromDir(const char *dir, CmProfile *out, CmError *err);
 
+/// Loads `dir` as cmProfileCreateFromDir does but reads none of its tables:
+/// call cmProfileLoadTablesFor once before the first estimate. For tools
+/// that learn which kernels they will ask about only later (the passes).
+CmStatus cmProfileCreateFromDirWithoutTables(const char *dir, CmProfile *out,
+                                             CmError *err);
+
+/// Reads the tables of `profile` that hold rows for any of the
+/// `numKernelTypes` kernel types (each resolved to its own table kernel or its
+/// anchor's); NULL reads all. A table whose bytes never name one of those
+/// kernels is skipped unparsed, so answers for those kernels are exactly
+/// those of a full load. Call once, before any estimate; a second call is
+/// CM_ERR_QUERY.
+CmStatus cmProfileLoadTablesFor(CmProfile profile,
+                                const char *const *kernelTypes,
+                                size_t numKernelTypes, CmError *err);
+
 /// Resolves `nameOrPath` to a profile directory in `out` (`size` bytes): a
 /// path to a directory is taken as is; a bare name is looked up among the
 /// shipped profiles (the source tree's, then the installed ones). NULL or ""
