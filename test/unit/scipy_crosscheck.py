@@ -21,17 +21,12 @@ from scipy.interpolate import griddata
 query_tool, scratch = sys.argv[1], sys.argv[2]
 
 
-def run_case(dim, seed, npoints, ntargets):
-    rng = np.random.default_rng(seed)
-    axes = ["x", "y", "z"][:dim]
-    points = rng.uniform(0, 100, size=(npoints, dim))
-    values = 1 + rng.uniform(0, 50, size=npoints) + points.sum(axis=1)
-    # Targets partly outside the hull of the points.
-    targets = rng.uniform(-10, 110, size=(ntargets, dim))
-    profile = os.path.join(scratch, f"scipy-{dim}d-{seed}")
+def write_profile(name, axes, points, values):
+    """Writes a one-table profile (kernel f, the given axes) and returns it."""
+    profile = os.path.join(scratch, name)
     os.makedirs(os.path.join(profile, "tables"), exist_ok=True)
     with open(os.path.join(profile, "device.csv"), "w") as f:
-        f.write("key,value\nname,scipy-crosscheck\n")
+        f.write(f"key,value\nname,{name}\n")
     with open(os.path.join(profile, "fusion.csv"), "w") as f:
         f.write("producer,consumer\n")
     with open(os.path.join(profile, "policy.csv"), "w") as f:
@@ -40,11 +35,27 @@ def run_case(dim, seed, npoints, ntargets):
         f.write("kernel," + ",".join(axes) + ",latency_us\n")
         for p, v in zip(points, values):
             f.write("f," + ",".join(repr(float(c)) for c in p) + f",{float(v)!r}\n")
+    return profile
+
+
+def ask_batch(profile, axes, targets):
+    """Answers of latency-query --batch for the targets, as dict rows."""
     queries = "kernel," + ",".join(axes) + "\n" + "".join(
         "f," + ",".join(repr(float(c)) for c in t) + "\n" for t in targets)
     out = subprocess.run([query_tool, "--profile", profile, "--batch"],
                          input=queries, capture_output=True, text=True)
-    rows = list(csv.DictReader(io.StringIO(out.stdout)))
+    return list(csv.DictReader(io.StringIO(out.stdout))), out.stderr
+
+
+def run_case(dim, seed, npoints, ntargets):
+    rng = np.random.default_rng(seed)
+    axes = ["x", "y", "z"][:dim]
+    points = rng.uniform(0, 100, size=(npoints, dim))
+    values = 1 + rng.uniform(0, 50, size=npoints) + points.sum(axis=1)
+    # Targets partly outside the hull of the points.
+    targets = rng.uniform(-10, 110, size=(ntargets, dim))
+    profile = write_profile(f"scipy-{dim}d-{seed}", axes, points, values)
+    rows, stderr = ask_batch(profile, axes, targets)
     expected = griddata(points, values, targets, method="linear")
     bad = []
     for i, (row, want) in enumerate(zip(rows, expected)):
@@ -56,7 +67,7 @@ def run_case(dim, seed, npoints, ntargets):
         elif abs(float(row["latency_us"]) - want) > 1e-9 * abs(want):
             bad.append(f"target {i}: {row['latency_us']} vs scipy {want!r}")
     if len(rows) != ntargets:
-        bad.append(f"{len(rows)} answers for {ntargets} targets: {out.stderr}")
+        bad.append(f"{len(rows)} answers for {ntargets} targets: {stderr}")
     inside = int(np.sum(~np.isnan(expected)))
     name = f"{dim}d seed {seed}: {inside} inside, {ntargets - inside} outside"
     print(("ok   " if not bad else "FAIL ") + name)
@@ -75,24 +86,9 @@ def run_grid_case(dim, seed):
     coeff = np.arange(1, dim + 1, dtype=float)
     grid = np.stack(np.meshgrid(*[np.arange(6.0)] * dim), -1).reshape(-1, dim)
     targets = rng.integers(-2, 14, size=(300, dim)) / 2.0  # halves: boundaries
-    profile = os.path.join(scratch, f"grid-{dim}d-{seed}")
-    os.makedirs(os.path.join(profile, "tables"), exist_ok=True)
-    with open(os.path.join(profile, "device.csv"), "w") as f:
-        f.write("key,value\nname,grid\n")
-    with open(os.path.join(profile, "fusion.csv"), "w") as f:
-        f.write("producer,consumer\n")
-    with open(os.path.join(profile, "policy.csv"), "w") as f:
-        f.write(f"kernel,axes,regime,transform\nf,{' '.join(axes)},,\n")
-    with open(os.path.join(profile, "tables", "f.csv"), "w") as f:
-        f.write("kernel," + ",".join(axes) + ",latency_us\n")
-        for p in grid:
-            f.write("f," + ",".join(repr(float(c)) for c in p) +
-                    f",{1 + float(coeff @ p)!r}\n")
-    queries = "kernel," + ",".join(axes) + "\n" + "".join(
-        "f," + ",".join(repr(float(c)) for c in t) + "\n" for t in targets)
-    out = subprocess.run([query_tool, "--profile", profile, "--batch"],
-                         input=queries, capture_output=True, text=True)
-    rows = list(csv.DictReader(io.StringIO(out.stdout)))
+    profile = write_profile(f"grid-{dim}d-{seed}", axes, grid,
+                            [1 + float(coeff @ p) for p in grid])
+    rows, stderr = ask_batch(profile, axes, targets)
     bad = []
     for i, (row, t) in enumerate(zip(rows, targets)):
         inside = bool(np.all((t >= 0) & (t <= 5)))
@@ -102,7 +98,7 @@ def run_grid_case(dim, seed):
                        abs(float(row["latency_us"]) - (1 + coeff @ t)) > 1e-9 * (1 + coeff @ t)):
             bad.append(f"target {t}: {row['source']} {row['latency_us']}")
     if len(rows) != len(targets):
-        bad.append(f"{len(rows)} answers: {out.stderr}")
+        bad.append(f"{len(rows)} answers: {stderr}")
     print(("ok   " if not bad else "FAIL ") + f"{dim}d grid seed {seed}: boundary targets")
     for b in bad[:5]:
         print("    " + b)

@@ -191,6 +191,29 @@ TEST(confidence_never_changes_the_answer) {
   cmProfileDestroy(p);
 }
 
+TEST(tables_loaded_by_kernel_answer_as_a_full_load) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/bykernel", scratch);
+  static const char policy[] = "kernel,axes,regime,transform\n"
+                               "other,x,dtype,\n";
+  CHECK(testMakeProfile(dir, policy, kLine));
+  CHECK(testWriteFile(dir, "tables/u.csv",
+                      "kernel,dtype,x,latency_us\nother,bf16,1,5\n"));
+  CmProfile full, lazy;
+  CHECK(testLoadProfile(dir, &full));
+  CHECK(cmProfileCreateFromDirWithoutTables(dir, &lazy, NULL) == CM_OK);
+  const char *types[] = {"matmul+add"}; /* resolves to the matmul table */
+  CHECK(cmProfileLoadTablesFor(lazy, types, 1, NULL) == CM_OK);
+  CHECK(cmProfileGetNumRows(lazy) == 3); /* u.csv never names matmul */
+  CmEstimate a = ask(full, "matmul+add", "3", "64", "64", true);
+  CmEstimate b = ask(lazy, "matmul+add", "3", "64", "64", true);
+  CHECK(a.latencyUs == b.latencyUs && a.source == b.source);
+  CmError err;
+  CHECK(cmProfileLoadTablesFor(lazy, types, 1, &err) == CM_ERR_QUERY);
+  cmProfileDestroy(full);
+  cmProfileDestroy(lazy);
+}
+
 typedef struct {
   CmProfile profile;
   double results[64];
@@ -241,5 +264,6 @@ int main(int argc, char **argv) {
                    T(duplicates_are_averaged_and_bad_latencies_dropped),
                    T(policy_transform_applies_to_candidates_and_target),
                    T(confidence_never_changes_the_answer),
+                   T(tables_loaded_by_kernel_answer_as_a_full_load),
                    T(concurrent_queries_give_identical_answers));
 }
