@@ -1,4 +1,4 @@
-/*===- cm_error.c - error text and small parsing helpers -------------------===*/
+/*===- cm_error.c - error text and small parsing helpers ------------------===*/
 #include "cm_error.h"
 
 #include <stdarg.h>

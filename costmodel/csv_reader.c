@@ -15,17 +15,17 @@
 #include <string.h>
 
 typedef struct {
-  char *arena;                         /* field bytes, NUL-separated      */
-  size_t used, capacity;               /* bytes in use / allocated        */
-  size_t offsets[CM_CSV_MAX_FIELDS];   /* start of each field in arena    */
-  char *fields[CM_CSV_MAX_FIELDS];     /* fixed-up pointers for callbacks */
-  size_t numFields;                    /* fields of the current record    */
-  size_t line;                         /* physical line being fed         */
-  const char *name;                    /* for messages                    */
-  CmCsvRecordFn onRecord;              /* the consumer                    */
-  void *context;                       /* its state                       */
-  CmStatus status;                     /* first failure, sticks          */
-  CmError *err;                        /* where failures are described    */
+  char *arena;                       /* field bytes, NUL-separated      */
+  size_t used, capacity;             /* bytes in use / allocated        */
+  size_t offsets[CM_CSV_MAX_FIELDS]; /* start of each field in arena    */
+  char *fields[CM_CSV_MAX_FIELDS];   /* fixed-up pointers for callbacks */
+  size_t numFields;                  /* fields of the current record    */
+  size_t line;                       /* physical line being fed         */
+  const char *name;                  /* for messages                    */
+  CmCsvRecordFn onRecord;            /* the consumer                    */
+  void *context;                     /* its state                       */
+  CmStatus status;                   /* first failure, sticks          */
+  CmError *err;                      /* where failures are described    */
 } CsvState;
 
 static void onField(void *data, size_t length, void *user) {
@@ -33,9 +33,9 @@ static void onField(void *data, size_t length, void *user) {
   if (s->status != CM_OK)
     return;
   if (s->numFields == CM_CSV_MAX_FIELDS) {
-    s->status = cmErrorSet(s->err, CM_ERR_FORMAT,
-                           "%s:%zu: more than %d columns", s->name, s->line,
-                           CM_CSV_MAX_FIELDS);
+    s->status =
+        cmErrorSet(s->err, CM_ERR_FORMAT, "%s:%zu: more than %d columns",
+                   s->name, s->line, CM_CSV_MAX_FIELDS);
     return;
   }
   if (s->used + length + 1 > s->capacity) {
@@ -74,13 +74,16 @@ static void onRecordEnd(int terminator, void *user) {
   s->status = s->onRecord(s->context, s->fields, n, s->line, s->err);
 }
 
-CmStatus cmCsvReadStream(FILE *stream, const char *name,
-                         CmCsvRecordFn onRecord, void *context, CmError *err) {
+CmStatus cmCsvReadStream(FILE *stream, const char *name, CmCsvRecordFn onRecord,
+                         void *context, CmError *err) {
   struct csv_parser parser;
   if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0)
     return cmErrorSet(err, CM_ERR_NOMEM, "%s: out of memory", name);
-  CsvState s = {.name = name, .onRecord = onRecord, .context = context,
-                .status = CM_OK, .err = err};
+  CsvState s = {.name = name,
+                .onRecord = onRecord,
+                .context = context,
+                .status = CM_OK,
+                .err = err};
   char *line = NULL;
   size_t lineCapacity = 0;
   ssize_t length;
@@ -94,10 +97,10 @@ CmStatus cmCsvReadStream(FILE *stream, const char *name,
                             name, s.line, csv_strerror(csv_error(&parser)));
   }
   if (s.status == CM_OK && ferror(stream))
-    s.status = cmErrorSet(err, CM_ERR_IO, "%s: read error: %s", name,
-                          strerror(errno));
-  if (s.status == CM_OK &&
-      csv_fini(&parser, onField, onRecordEnd, &s) != 0 && s.status == CM_OK)
+    s.status =
+        cmErrorSet(err, CM_ERR_IO, "%s: read error: %s", name, strerror(errno));
+  if (s.status == CM_OK && csv_fini(&parser, onField, onRecordEnd, &s) != 0 &&
+      s.status == CM_OK)
     s.status = cmErrorSet(err, CM_ERR_FORMAT,
                           "%s:%zu: malformed CSV (unterminated quoted field)",
                           name, s.line);

@@ -23,8 +23,8 @@ typedef CmStatus (*CmCsvRecordFn)(void *context, char **fields,
 /// Reads every record of `stream`, calling `onRecord` for each non-empty
 /// one; `name` prefixes error messages. Returns CM_OK, the callback's status,
 /// or CM_ERR_FORMAT for malformed CSV (e.g. an unterminated quote).
-CmStatus cmCsvReadStream(FILE *stream, const char *name,
-                         CmCsvRecordFn onRecord, void *context, CmError *err);
+CmStatus cmCsvReadStream(FILE *stream, const char *name, CmCsvRecordFn onRecord,
+                         void *context, CmError *err);
 
 /// Opens `path` and reads it as cmCsvReadStream does; CM_ERR_IO when the file
 /// cannot be opened.

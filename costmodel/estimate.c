@@ -1,4 +1,4 @@
-/*===- estimate.c - the estimate facade: exact -> 1D -> 2D -> 3D -> roofline ===*
+/*===- estimate.c - the estimate facade: exact, 1D, 2D, 3D, roofline ----===*
  *
  * Resolves a query against the profile's policies (which fields are axes,
  * which are regime keys, which table answers a fused kernel), then asks the
@@ -188,7 +188,8 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
   out->kernel = query->kernel;
   if (!query->kernel || !*query->kernel)
     return cmErrorSet(err, CM_ERR_QUERY, "the query names no kernel");
-  const CmPolicy *policy = cmPolicySetResolve(&p->policies, query->kernel, &out->viaAnchor);
+  const CmPolicy *policy =
+      cmPolicySetResolve(&p->policies, query->kernel, &out->viaAnchor);
   const char *dtype = queryDtype(query, policy);
   if (dtype)
     cmCanonicalRegimeValue("dtype", dtype, out->dtype, sizeof out->dtype);

@@ -1,4 +1,4 @@
-/*===- estimate_json.c - names of enums and the JSON form of an answer ----===*
+/*===- estimate_json.c - names of enums and the JSON form of an answer -----===*
  *
  * Numbers are printed with %.17g so a reader gets back the exact double.
  *
@@ -15,10 +15,9 @@ const char *cmSourceGetName(CmSource source) {
 }
 
 const char *cmMethodGetName(CmMethod method) {
-  static const char *const names[] = {"none",        "exact",
-                                      "linear-1d",   "weighted-1d",
-                                      "delaunay-2d", "delaunay-3d",
-                                      "roofline"};
+  static const char *const names[] = {
+      "none",        "exact",       "linear-1d", "weighted-1d",
+      "delaunay-2d", "delaunay-3d", "roofline"};
   return (unsigned)method < 7 ? names[method] : "none";
 }
 
@@ -31,9 +30,9 @@ double cmDtypeGetSize(const char *dtype) {
   static const struct {
     const char *name;
     double size;
-  } sizes[] = {{"f64", 8},  {"f32", 4},      {"tf32", 4},     {"f16", 2},
-               {"bf16", 2}, {"f8E4M3FN", 1}, {"f8E5M2", 1},   {"i64", 8},
-               {"i32", 4},  {"i16", 2},      {"i8", 1},       {"i4", 0.5},
+  } sizes[] = {{"f64", 8},  {"f32", 4},        {"tf32", 4},      {"f16", 2},
+               {"bf16", 2}, {"f8E4M3FN", 1},   {"f8E5M2", 1},    {"i64", 8},
+               {"i32", 4},  {"i16", 2},        {"i8", 1},        {"i4", 0.5},
                {"i1", 1},   {"f8E4M3FNUZ", 1}, {"f8E5M2FNUZ", 1}};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
     if (!strcmp(sizes[i].name, dtype))
@@ -43,8 +42,8 @@ double cmDtypeGetSize(const char *dtype) {
 
 static void printString(FILE *out, const char *text) {
   fputc('"', out);
-  for (const unsigned char *s = (const unsigned char *)(text ? text : "");
-       *s; s++) {
+  for (const unsigned char *s = (const unsigned char *)(text ? text : ""); *s;
+       s++) {
     if (*s == '"' || *s == '\\')
       fprintf(out, "\\%c", *s);
     else if (*s < 0x20)
@@ -116,7 +115,8 @@ void cmEstimatePrintJson(const CmEstimate *e, FILE *out) {
   printString(out, e->kernel);
   fputs(",\"table_kernel\":", out);
   e->tableKernel ? printString(out, e->tableKernel) : (void)fputs("null", out);
-  fprintf(out, ",\"via_anchor\":%s,\"axes\":{", e->viaAnchor ? "true" : "false");
+  fprintf(out, ",\"via_anchor\":%s,\"axes\":{",
+          e->viaAnchor ? "true" : "false");
   for (int a = 0; a < e->numAxes; a++) {
     if (a)
       fputc(',', out);

@@ -27,32 +27,32 @@ struct CmSubspaceIndex;
 enum { CM_MAX_SUBSPACES = 1 << CM_MAX_AXES };
 
 typedef struct CmGroup {
-  const CmPolicy *policy;  /* borrowed from the profile's policy set      */
-  char *kernel;            /* kernel type of the rows                     */
-  char *regimeKey;         /* canonical regime values, '\x1f'-joined      */
-  int dim;                 /* policy->numAxes                             */
-  size_t numRows;          /* rows appended (valid latency)               */
-  size_t capacity;         /* rows allocated                              */
-  double *x;               /* numRows * dim raw axis values; after seal:  */
-                           /*   numPoints * dim, duplicates merged        */
-  double *y;               /* latency, us (mean of duplicates after seal) */
-  double *tx;              /* after seal: transformed axis values         */
-  size_t numDropped;       /* rows dropped for a bad latency              */
-  size_t numPoints;        /* distinct points after seal                  */
-  size_t numAggregated;    /* rows merged into another row's mean         */
-  CmTupleHash exact;       /* after seal: all axes -> point               */
-  pthread_mutex_t lock;    /* serialises lazy builds                      */
-  atomic_bool sealed;      /* set once, after the seal                    */
+  const CmPolicy *policy; /* borrowed from the profile's policy set      */
+  char *kernel;           /* kernel type of the rows                     */
+  char *regimeKey;        /* canonical regime values, '\x1f'-joined      */
+  int dim;                /* policy->numAxes                             */
+  size_t numRows;         /* rows appended (valid latency)               */
+  size_t capacity;        /* rows allocated                              */
+  double *x;              /* numRows * dim raw axis values; after seal:  */
+                          /*   numPoints * dim, duplicates merged        */
+  double *y;              /* latency, us (mean of duplicates after seal) */
+  double *tx;             /* after seal: transformed axis values         */
+  size_t numDropped;      /* rows dropped for a bad latency              */
+  size_t numPoints;       /* distinct points after seal                  */
+  size_t numAggregated;   /* rows merged into another row's mean         */
+  CmTupleHash exact;      /* after seal: all axes -> point               */
+  pthread_mutex_t lock;   /* serialises lazy builds                      */
+  atomic_bool sealed;     /* set once, after the seal                    */
   _Atomic(struct CmLineIndex *) lines[CM_MAX_AXES]; /* per axis, lazy     */
   _Atomic(struct CmSubspaceIndex *) subspaces[CM_MAX_SUBSPACES]; /* mask  */
 } CmGroup;
 
 typedef struct {
-  CmGroup **items;   /* owned groups                            */
-  size_t count;      /* entries in items                        */
-  size_t capacity;   /* allocated entries                       */
-  uint32_t *slots;   /* open addressing by kernel + regime key  */
-  size_t numSlots;   /* power of two                            */
+  CmGroup **items; /* owned groups                            */
+  size_t count;    /* entries in items                        */
+  size_t capacity; /* allocated entries                       */
+  uint32_t *slots; /* open addressing by kernel + regime key  */
+  size_t numSlots; /* power of two                            */
 } CmGroupSet;
 
 /// Returns the group of (`kernel`, `regimeKey`), creating it with `policy`

@@ -10,14 +10,13 @@
 
 #include "group.h"
 
-
 /// The 1D tier at raw query `q` (transformed: `tq`).
 bool cmInterpolate1D(CmGroup *group, const double *q, const double *tq,
                      CmEstimate *out);
 
 /// The 2D (`dim` = 2) or 3D (`dim` = 3) Delaunay tier at `q` / `tq`.
-bool cmInterpolateND(CmGroup *group, int dim, const double *q,
-                     const double *tq, CmEstimate *out);
+bool cmInterpolateND(CmGroup *group, int dim, const double *q, const double *tq,
+                     CmEstimate *out);
 
 /// Records the two end points of `line` through `q` as the answer's corners.
 void cmCornersFromLine(const CmGroup *group, const double *q,

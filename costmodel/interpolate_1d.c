@@ -123,10 +123,10 @@ bool cmInterpolate1D(CmGroup *g, const double *q, const double *tq,
 
   out->latencyUs = numCandidates == 1 ? out->lines[0].value : value / weightSum;
   out->source = CM_SOURCE_INTERPOLATED;
-  out->method = numCandidates == 1 ? CM_METHOD_LINEAR_1D : CM_METHOD_WEIGHTED_1D;
+  out->method =
+      numCandidates == 1 ? CM_METHOD_LINEAR_1D : CM_METHOD_WEIGHTED_1D;
   out->errorEstimate = numChecked ? errorSum / weightSum : -1;
-  out->confidence =
-      numChecked ? confidenceFromError(out->errorEstimate) : 0.5;
+  out->confidence = numChecked ? confidenceFromError(out->errorEstimate) : 0.5;
   out->dim = 1;
   out->interpAxes[0] = out->lines[best].axis;
   out->lo[0] = out->lines[best].lo;

@@ -31,8 +31,9 @@ static int popcount(unsigned mask) {
 
 /* Fills the answer from simplex corners `vertices` with `weights`. */
 static void answerFromSimplex(const CmGroup *g, int dim, const int *axes,
-                              const CmSubspaceSet *set, const uint32_t *vertices,
-                              const double *weights, CmEstimate *out) {
+                              const CmSubspaceSet *set,
+                              const uint32_t *vertices, const double *weights,
+                              CmEstimate *out) {
   double value = 0;
   out->numCorners = dim + 1;
   for (int k = 0; k < dim; k++)

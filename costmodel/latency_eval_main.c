@@ -39,10 +39,10 @@ static const char kUsage[] =
     "key=value keeps only points whose regime key has that value.\n";
 
 typedef struct {
-  char key[256];       /* kernel|regime|axes, identifies a point     */
-  CmPoint point;       /* names borrow from the full profile; kernel */
-                       /* and regime values point into this struct:  */
-                       /* call repoint() after moving it             */
+  char key[256]; /* kernel|regime|axes, identifies a point     */
+  CmPoint point; /* names borrow from the full profile; kernel */
+                 /* and regime values point into this struct:  */
+                 /* call repoint() after moving it             */
   char kernel[64];
   char regime[CM_MAX_REGIME][48];
 } Candidate;
@@ -55,8 +55,8 @@ static void repoint(Candidate *c) {
 }
 
 typedef struct {
-  const char *kernel;          /* --kernel filter or NULL */
-  CmField filters[16];         /* regime filters          */
+  const char *kernel;  /* --kernel filter or NULL */
+  CmField filters[16]; /* regime filters          */
   size_t numFilters;
   Candidate *items;
   size_t count, capacity;
@@ -65,8 +65,8 @@ typedef struct {
 static void pointKey(const CmPoint *p, char *out, size_t size) {
   size_t used = (size_t)snprintf(out, size, "%s", p->kernel);
   for (int r = 0; r < p->numRegime && used < size; r++)
-    used += (size_t)snprintf(out + used, size - used, "|%s",
-                             p->regimeValues[r]);
+    used +=
+        (size_t)snprintf(out + used, size - used, "|%s", p->regimeValues[r]);
   for (int a = 0; a < p->numAxes && used < size; a++)
     used += (size_t)snprintf(out + used, size - used, "|%.17g", p->axes[a]);
 }
@@ -133,7 +133,7 @@ static int compareKeys(const void *a, const void *b) {
 }
 
 typedef struct {
-  char **keys;    /* sorted keys of held-out points */
+  char **keys; /* sorted keys of held-out points */
   size_t count;
 } HeldOut;
 
@@ -261,8 +261,8 @@ static void summarise(const Sample *samples, size_t n, Row *rows) {
   free(meas);
 }
 
-static void printMarkdown(const char *protocol, const Sample *samples,
-                          size_t n, const Row *rows, bool summaryOnly) {
+static void printMarkdown(const char *protocol, const Sample *samples, size_t n,
+                          const Row *rows, bool summaryOnly) {
   printf("# latency-eval: %s\n\n", protocol);
   printf("| answers | points | MAPE %% | RMSPE %% | p50 %% | p90 %% | within "
          "5%% | within 10%% | Spearman |\n|---|---:|---:|---:|---:|---:|---:|"
@@ -275,10 +275,11 @@ static void printMarkdown(const char *protocol, const Sample *samples,
   }
   Band bands[6];
   if (confidenceBands(samples, n, bands)) {
-    printf("\nBy displayed confidence (all answers; confidence is the predicted "
-           "chance of being within 10%%):\n\n| band | confidence | mean "
-           "confidence | points | MAPE %% | within 10%% |\n|---|---|---:|---:|"
-           "---:|---:|\n");
+    printf(
+        "\nBy displayed confidence (all answers; confidence is the predicted "
+        "chance of being within 10%%):\n\n| band | confidence | mean "
+        "confidence | points | MAPE %% | within 10%% |\n|---|---|---:|---:|"
+        "---:|---:|\n");
     for (int q = 0; q < 6; q++)
       printf("| %s | %.3f - %.3f | %.3f | %zu | %.2f | %.1f |\n",
              q < 5 ? (const char *[]){"quintile 1 (lowest)", "quintile 2",
@@ -304,10 +305,9 @@ static void printMarkdown(const char *protocol, const Sample *samples,
       printf("%s%s=%.17g", a ? " " : "", p->axisNames[a], p->axes[a]);
     double y = p->latencyUs;
     printf(" | %.6g | %.6g | %.4g | %.3f | %s | %.3f | %s | %zu |\n", y,
-           s->predicted, fabs(s->predicted - y),
-           100 * (s->predicted - y) / y, cmSourceGetName(s->e.source),
-           s->e.confidence, cmMethodGetName(s->e.method),
-           s->e.counts.filtered);
+           s->predicted, fabs(s->predicted - y), 100 * (s->predicted - y) / y,
+           cmSourceGetName(s->e.source), s->e.confidence,
+           cmMethodGetName(s->e.method), s->e.counts.filtered);
   }
 }
 
@@ -418,8 +418,8 @@ static bool parseArgs(int argc, char **argv, Args *a, Selection *sel) {
       return false;
   }
   sel->kernel = a->kernel;
-  int protocols = (a->holdout > 0) + a->leaveOneOut + !!a->holdoutPoints +
-                  !!a->offGrid;
+  int protocols =
+      (a->holdout > 0) + a->leaveOneOut + !!a->holdoutPoints + !!a->offGrid;
   return protocols == 1 &&
          (!strcmp(a->format, "md") || !strcmp(a->format, "json"));
 }
@@ -445,8 +445,8 @@ static CmStatus readPointRow(void *context, char **f, size_t n, size_t line,
         if (!strcmp(f[i], p->axisNames[a]))
           pf->column[a] = (int)i;
       if (pf->column[a] < 0) {
-        snprintf(err->message, sizeof err->message,
-                 "line 1: no column '%s'", p->axisNames[a]);
+        snprintf(err->message, sizeof err->message, "line 1: no column '%s'",
+                 p->axisNames[a]);
         return CM_ERR_FORMAT;
       }
     }
@@ -552,11 +552,11 @@ static size_t selectOffGrid(Selection *sel, const Args *args, char ***keys,
       return (size_t)-1;
     }
     axes[numAxes] = a;
-    numValues[numAxes] = pickInterior(sel, a, args->values < 64 ? args->values
-                                                                : 64,
-                                      &state, values[numAxes]);
+    numValues[numAxes] = pickInterior(
+        sel, a, args->values < 64 ? args->values : 64, &state, values[numAxes]);
     size_t used = strlen(names);
-    used += (size_t)snprintf(names + used, namesSize - used, "%s%s=", used ? " " : "", t);
+    used += (size_t)snprintf(names + used, namesSize - used,
+                             "%s%s=", used ? " " : "", t);
     for (size_t v = 0; v < numValues[numAxes]; v++)
       used += (size_t)snprintf(names + used, namesSize - used, "%s%.17g",
                                v ? "," : "", values[numAxes][v]);
@@ -568,8 +568,8 @@ static size_t selectOffGrid(Selection *sel, const Args *args, char ***keys,
   for (size_t i = 0; i < sel->count; i++) {
     int hits = 0;
     for (int k = 0; k < numAxes; k++)
-      hits += isAmong(sel->items[i].point.axes[axes[k]], values[k],
-                      numValues[k]);
+      hits +=
+          isAmong(sel->items[i].point.axes[axes[k]], values[k], numValues[k]);
     if (hits == 0)
       continue;
     if (hits == numAxes) {
@@ -582,8 +582,8 @@ static size_t selectOffGrid(Selection *sel, const Args *args, char ***keys,
   for (size_t i = 0; i < sel->count; i++) {
     int hits = 0;
     for (int k = 0; k < numAxes; k++)
-      hits += isAmong(sel->items[i].point.axes[axes[k]], values[k],
-                      numValues[k]);
+      hits +=
+          isAmong(sel->items[i].point.axes[axes[k]], values[k], numValues[k]);
     if (hits)
       (*keys)[(*numKeys)++] = sel->items[i].key;
   }
@@ -635,7 +635,7 @@ int main(int argc, char **argv) {
              "off-grid in %s: %zu points held out, %zu predicted (seed %llu)",
              names, numKeys, n, (unsigned long long)args.seed);
   } else {
-    n = args.leaveOneOut ? args.samples
+    n = args.leaveOneOut   ? args.samples
         : args.holdout < 1 ? (size_t)llround(args.holdout * sel.count)
                            : (size_t)args.holdout;
     if (n > sel.count)

@@ -45,8 +45,8 @@ static bool buildQuery(CmField *fields, size_t n, CmQuery *query,
                                                         : NULL;
     if (!strcmp(fields[i].name, "kernel"))
       query->kernel = fields[i].value;
-    if (target && (!cmParseNumber(fields[i].value, target) ||
-                   !(*target >= 0) || isinf(*target))) {
+    if (target && (!cmParseNumber(fields[i].value, target) || !(*target >= 0) ||
+                   isinf(*target))) {
       cmErrorSet(err, CM_ERR_QUERY, "%s: '%.40s' is not a non-negative number",
                  fields[i].name, fields[i].value);
       return false;

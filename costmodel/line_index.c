@@ -10,12 +10,12 @@
 #include <stdlib.h>
 
 struct CmLineIndex {
-  int axis;              /* the axis lines run along           */
-  CmTupleHash byOthers;  /* other-axis values -> first point   */
-  uint32_t *lineOf;      /* point -> line number               */
-  size_t *lineStart;     /* line -> first entry; numLines + 1  */
-  size_t numLines;       /* lines in the group                 */
-  CmLinePoint *entries;  /* every point, grouped by line       */
+  int axis;             /* the axis lines run along           */
+  CmTupleHash byOthers; /* other-axis values -> first point   */
+  uint32_t *lineOf;     /* point -> line number               */
+  size_t *lineStart;    /* line -> first entry; numLines + 1  */
+  size_t numLines;      /* lines in the group                 */
+  CmLinePoint *entries; /* every point, grouped by line       */
 };
 
 static int compareByX(const void *a, const void *b) {
@@ -72,8 +72,8 @@ static CmLineIndex *lineIndexCreate(const CmGroup *g, int axis) {
   free(fill);
   for (size_t l = 0; l < index->numLines; l++)
     qsort(index->entries + index->lineStart[l],
-          index->lineStart[l + 1] - index->lineStart[l],
-          sizeof *index->entries, compareByX);
+          index->lineStart[l + 1] - index->lineStart[l], sizeof *index->entries,
+          compareByX);
   return index;
 }
 

@@ -12,9 +12,9 @@
 #include "group.h"
 
 typedef struct {
-  double x; /* raw value on the line's axis         */
-  double t; /* transformed value (policy transform) */
-  double y; /* latency, us                          */
+  double x;       /* raw value on the line's axis         */
+  double t;       /* transformed value (policy transform) */
+  double y;       /* latency, us                          */
   uint32_t point; /* index into the group's points  */
 } CmLinePoint;
 

@@ -65,8 +65,7 @@ static bool parseTransformName(const char *name, CmTransform *out) {
 
 /* Installs `policy` into `set`, replacing one for the same kernel. Takes
  * ownership of the policy's strings. */
-static CmStatus policySetPut(CmPolicySet *set, CmPolicy *policy,
-                             CmError *err) {
+static CmStatus policySetPut(CmPolicySet *set, CmPolicy *policy, CmError *err) {
   for (size_t i = 0; i < set->count; i++) {
     if (!strcmp(set->items[i].kernel, policy->kernel)) {
       policyFree(&set->items[i]);
@@ -136,8 +135,8 @@ static CmStatus parseTransforms(CmPolicy *policy, const char *text,
   char *words[CM_MAX_AXES];
   int n = splitWords(text, words, CM_MAX_AXES);
   if (n < 0)
-    return cmErrorSet(err, CM_ERR_FORMAT, "%s:%zu: too many transforms",
-                      name, line);
+    return cmErrorSet(err, CM_ERR_FORMAT, "%s:%zu: too many transforms", name,
+                      line);
   CmStatus status = CM_OK;
   for (int i = 0; i < n && status == CM_OK; i++) {
     char *colon = strchr(words[i], ':');
@@ -173,22 +172,21 @@ static CmStatus readPolicyRow(void *context, char **fields, size_t n,
       splitWords(policyField(r, fields, n, 2), policy.regime, CM_MAX_REGIME);
   CmStatus status = CM_OK;
   if (!policy.kernel || !policy.kernel[0])
-    status = cmErrorSet(err, CM_ERR_FORMAT, "%s:%zu: empty kernel", r->name,
-                        line);
+    status =
+        cmErrorSet(err, CM_ERR_FORMAT, "%s:%zu: empty kernel", r->name, line);
   else if (policy.numAxes <= 0)
-    status = cmErrorSet(err, CM_ERR_FORMAT,
-                        "%s:%zu: kernel '%s' needs 1 to %d axes", r->name,
-                        line, policy.kernel, CM_MAX_AXES);
+    status =
+        cmErrorSet(err, CM_ERR_FORMAT, "%s:%zu: kernel '%s' needs 1 to %d axes",
+                   r->name, line, policy.kernel, CM_MAX_AXES);
   else if (policy.numRegime < 0)
-    status = cmErrorSet(err, CM_ERR_FORMAT,
-                        "%s:%zu: more than %d regime keys", r->name, line,
-                        CM_MAX_REGIME);
+    status = cmErrorSet(err, CM_ERR_FORMAT, "%s:%zu: more than %d regime keys",
+                        r->name, line, CM_MAX_REGIME);
   for (int i = 0; status == CM_OK && i < policy.numAxes; i++)
     if (cmPolicyFindAxis(&policy, policy.axes[i]) != i ||
         cmPolicyFindRegime(&policy, policy.axes[i]) >= 0)
-      status = cmErrorSet(err, CM_ERR_FORMAT,
-                          "%s:%zu: column '%s' is listed twice", r->name, line,
-                          policy.axes[i]);
+      status =
+          cmErrorSet(err, CM_ERR_FORMAT, "%s:%zu: column '%s' is listed twice",
+                     r->name, line, policy.axes[i]);
   if (status == CM_OK)
     status = parseTransforms(&policy, policyField(r, fields, n, 3), r->name,
                              line, err);
@@ -283,10 +281,17 @@ static bool endsWith(const char *text, const char *suffix) {
 
 /* Framework spellings of element types, mapped to MLIR's. */
 static const char *const dtypeAliases[][2] = {
-    {"bfloat16", "bf16"}, {"float16", "f16"},     {"half", "f16"},
-    {"float32", "f32"},   {"float", "f32"},       {"float64", "f64"},
-    {"double", "f64"},    {"int8", "i8"},         {"int32", "i32"},
-    {"fp8", "f8E4M3FN"},  {"float8_e4m3fn", "f8E4M3FN"},
+    {"bfloat16", "bf16"},
+    {"float16", "f16"},
+    {"half", "f16"},
+    {"float32", "f32"},
+    {"float", "f32"},
+    {"float64", "f64"},
+    {"double", "f64"},
+    {"int8", "i8"},
+    {"int32", "i32"},
+    {"fp8", "f8E4M3FN"},
+    {"float8_e4m3fn", "f8E4M3FN"},
 };
 
 void cmCanonicalRegimeValue(const char *key, const char *value, char *out,

@@ -20,9 +20,9 @@
 typedef struct {
   const char *name;
   const char *columns[2];
-  int position[2];  /* column of each wanted field        */
+  int position[2]; /* column of each wanted field        */
   bool sawHeader;
-  char **pairs;     /* 2 * count strings                  */
+  char **pairs; /* 2 * count strings                  */
   size_t count, capacity;
 } PairReader;
 
@@ -37,8 +37,8 @@ static CmStatus readPair(void *context, char **fields, size_t n, size_t line,
           r->position[c] = (int)i;
       if (r->position[c] < 0)
         return cmErrorSet(err, CM_ERR_FORMAT,
-                          "%s:%zu: missing required column '%s'", r->name,
-                          line, r->columns[c]);
+                          "%s:%zu: missing required column '%s'", r->name, line,
+                          r->columns[c]);
     }
     r->sawHeader = true;
     return CM_OK;
@@ -68,17 +68,16 @@ static CmStatus readPair(void *context, char **fields, size_t n, size_t line,
   return CM_OK;
 }
 
-static CmStatus readPairs(const char *path, const char *name,
-                          const char *first, const char *second,
-                          PairReader *r, CmError *err) {
+static CmStatus readPairs(const char *path, const char *name, const char *first,
+                          const char *second, PairReader *r, CmError *err) {
   memset(r, 0, sizeof *r);
   r->name = name;
   r->columns[0] = first;
   r->columns[1] = second;
   CmStatus status = cmCsvReadFile(path, name, readPair, r, err);
   if (status == CM_OK && !r->sawHeader)
-    status = cmErrorSet(err, CM_ERR_FORMAT, "%s:1: empty file, no header",
-                        name);
+    status =
+        cmErrorSet(err, CM_ERR_FORMAT, "%s:1: empty file, no header", name);
   if (status != CM_OK) {
     for (size_t i = 0; i < 2 * r->count; i++)
       free(r->pairs[i]);
@@ -195,8 +194,8 @@ static CmStatus createWithoutTables(const char *dir, CmProfile *out,
     status = loadDevice(p, err);
   if (status == CM_OK) {
     snprintf(path, sizeof path, "%s/fusion.csv", dir);
-    status = cmFusionRulesLoad(path, "fusion.csv", &p->rules, &p->numRules,
-                               err);
+    status =
+        cmFusionRulesLoad(path, "fusion.csv", &p->rules, &p->numRules, err);
   }
   if (status == CM_OK) {
     snprintf(path, sizeof path, "%s/policy.csv", dir);
@@ -211,8 +210,7 @@ static CmStatus createWithoutTables(const char *dir, CmProfile *out,
   return CM_OK;
 }
 
-CmStatus cmProfileCreateFromDir(const char *dir, CmProfile *out,
-                                CmError *err) {
+CmStatus cmProfileCreateFromDir(const char *dir, CmProfile *out, CmError *err) {
   CmStatus status = createWithoutTables(dir, out, err);
   if (status == CM_OK)
     status = cmProfileLoadTablesFor(*out, NULL, 0, err);

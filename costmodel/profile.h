@@ -26,17 +26,17 @@ typedef struct {
 } CmFusionRule;
 
 struct CmProfileImpl {
-  char *dir;                  /* directory loaded from                  */
-  const char *deviceName;     /* borrowed from the "name" entry, or ""  */
-  CmDeviceEntry *device;      /* device.csv rows                        */
-  size_t numDevice;           /* entries in device                      */
-  CmFusionRule *rules;        /* fusion.csv rows                        */
-  size_t numRules;            /* entries in rules                       */
-  CmPolicySet policies;       /* built-in defaults + policy.csv         */
-  CmGroupSet groups;          /* measured points by kernel and regime   */
-  size_t numRows;             /* valid table rows                       */
-  size_t numDropped;          /* rows dropped for a bad latency         */
-  bool tablesLoaded;          /* tables read (all, or by kernel)        */
+  char *dir;              /* directory loaded from                  */
+  const char *deviceName; /* borrowed from the "name" entry, or ""  */
+  CmDeviceEntry *device;  /* device.csv rows                        */
+  size_t numDevice;       /* entries in device                      */
+  CmFusionRule *rules;    /* fusion.csv rows                        */
+  size_t numRules;        /* entries in rules                       */
+  CmPolicySet policies;   /* built-in defaults + policy.csv         */
+  CmGroupSet groups;      /* measured points by kernel and regime   */
+  size_t numRows;         /* valid table rows                       */
+  size_t numDropped;      /* rows dropped for a bad latency         */
+  bool tablesLoaded;      /* tables read (all, or by kernel)        */
 };
 
 /// Loads fusion rules from `path` into `*rules`/`*numRules` (caller frees

@@ -46,8 +46,8 @@ bool cmProfileFindDir(const char *nameOrPath, char *out, size_t size,
   if (dladdr((void *)cmProfileFindDir, &info) && info.dli_fname) {
     char module[4096];
     snprintf(module, sizeof module, "%s", info.dli_fname);
-    snprintf(installed, sizeof installed,
-             "%s/../share/mlir-latency/profiles", dirname(module));
+    snprintf(installed, sizeof installed, "%s/../share/mlir-latency/profiles",
+             dirname(module));
   }
   const char *roots[] = {installed, LATENCY_SOURCE_PROFILES};
   for (size_t i = 0; i < 2; i++) {

@@ -1,4 +1,4 @@
-/*===- profile_tables.c - measured tables: tables/NAME.csv into groups --------===*
+/*===- profile_tables.c - measured tables: tables/NAME.csv into groups -----===*
  *
  * Every row is checked as it is read: a missing column or an unparsable
  * number stops the load with "tables/x.csv:LINE: ..."; a NaN, infinite, zero
@@ -29,12 +29,12 @@ typedef struct {
 
 typedef struct {
   struct CmProfileImpl *profile;
-  const char *name;           /* "tables/x.csv", for messages           */
+  const char *name;                /* "tables/x.csv", for messages           */
   char lastRegime[kRegimeKeySize]; /* raw regime cells of the last row, */
   const KernelColumns *lastKernel; /* its kernel and its group: rows of */
   CmGroup *lastGroup;              /* one regime come in runs, so most  */
                                    /* rows skip canonicalising          */
-  size_t numColumns;          /* header width                           */
+  size_t numColumns;               /* header width                           */
   char *header[CM_CSV_MAX_FIELDS];
   int kernelColumn, latencyColumn;
   KernelColumns kernels[kMaxKernelsPerTable];
@@ -48,8 +48,8 @@ static int findColumn(const TableReader *r, const char *column) {
   return -1;
 }
 
-static CmStatus readHeader(TableReader *r, char **fields, size_t n,
-                           size_t line, CmError *err) {
+static CmStatus readHeader(TableReader *r, char **fields, size_t n, size_t line,
+                           CmError *err) {
   for (size_t i = 0; i < n; i++)
     if (!(r->header[r->numColumns++] = cmStrDup(fields[i])))
       return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
@@ -94,8 +94,8 @@ static CmStatus kernelColumns(TableReader *r, const char *kernel, size_t line,
     if ((k->regimeColumn[i] = findColumn(r, policy->regime[i])) < 0)
       return cmErrorSet(
           err, CM_ERR_FORMAT,
-          "%s:%zu: missing required column '%s' (regime key of '%s')",
-          r->name, line, policy->regime[i], kernel);
+          "%s:%zu: missing required column '%s' (regime key of '%s')", r->name,
+          line, policy->regime[i], kernel);
   if (!(k->kernel = cmStrDup(kernel)))
     return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
   r->numKernels++;
@@ -255,8 +255,8 @@ static CmStatus loadTable(struct CmProfileImpl *profile, const char *path,
     status = cmCsvReadFile(path, name, readRow, &reader, err);
   }
   if (status == CM_OK && reader.numColumns == 0)
-    status = cmErrorSet(err, CM_ERR_FORMAT, "%s:1: empty table, no header",
-                        name);
+    status =
+        cmErrorSet(err, CM_ERR_FORMAT, "%s:1: empty table, no header", name);
   for (size_t i = 0; i < reader.numColumns; i++)
     free(reader.header[i]);
   for (size_t i = 0; i < reader.numKernels; i++)

@@ -25,7 +25,8 @@ bool cmRoofline(CmProfile profile, const char *dtype, double flops,
   if (isnan(peak))
     peak = cmProfileGetDeviceNumber(profile, "peak_flops", NAN);
   double bandwidth = cmProfileGetDeviceNumber(profile, "mem_bw", NAN);
-  double computeEff = cmProfileGetDeviceNumber(profile, "compute_efficiency", 1);
+  double computeEff =
+      cmProfileGetDeviceNumber(profile, "compute_efficiency", 1);
   double memoryEff = cmProfileGetDeviceNumber(profile, "memory_efficiency", 1);
   double launch = cmProfileGetDeviceNumber(profile, "launch_us", 0);
 
@@ -47,9 +48,8 @@ bool cmRoofline(CmProfile profile, const char *dtype, double flops,
   out->computeUs = haveCompute ? flops / (peak * computeEff) * 1e6 : 0;
   out->memoryUs = haveMemory ? bytes / (bandwidth * memoryEff) * 1e6 : 0;
   out->launchUs = launch;
-  out->bound = out->computeUs >= out->memoryUs && haveCompute
-                   ? CM_BOUND_COMPUTE
-                   : CM_BOUND_MEMORY;
+  out->bound = out->computeUs >= out->memoryUs && haveCompute ? CM_BOUND_COMPUTE
+                                                              : CM_BOUND_MEMORY;
   out->latencyUs = fmax(out->computeUs, out->memoryUs) + launch;
   out->source = CM_SOURCE_ROOFLINE;
   out->method = CM_METHOD_ROOFLINE;

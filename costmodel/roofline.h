@@ -1,4 +1,4 @@
-/*===- roofline.h - the analytic default tier (internal) -------------------===*/
+/*===- roofline.h - the analytic default tier (internal) ------------------===*/
 #ifndef LATENCY_ROOFLINE_H
 #define LATENCY_ROOFLINE_H
 

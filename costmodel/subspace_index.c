@@ -12,22 +12,22 @@
 #include <string.h>
 
 struct CmSubspaceSet {
-  uint32_t *points;                /* group point indices (borrowed)   */
-  size_t count;                    /* entries in points                */
-  _Atomic(CmTriangulation *) tri;  /* built on first use               */
-  atomic_bool failed;              /* triangulation impossible         */
-  char reason[160];                /* why, when failed                 */
+  uint32_t *points;               /* group point indices (borrowed)   */
+  size_t count;                   /* entries in points                */
+  _Atomic(CmTriangulation *) tri; /* built on first use               */
+  atomic_bool failed;             /* triangulation impossible         */
+  char reason[160];               /* why, when failed                 */
 };
 
 struct CmSubspaceIndex {
-  unsigned mask;           /* axes interpolated over               */
-  int dim;                 /* bits in mask                          */
-  int axes[CM_MAX_AXES];   /* the axes of mask, ascending           */
-  CmTupleHash byOthers;    /* other-axis values -> first point      */
-  uint32_t *setOf;         /* point -> set number                   */
-  uint32_t *members;       /* points grouped by set                 */
-  char name[96];           /* "2D (m,n)", for reasons               */
-  CmSubspaceSet *sets;     /* numSets entries                       */
+  unsigned mask;         /* axes interpolated over               */
+  int dim;               /* bits in mask                          */
+  int axes[CM_MAX_AXES]; /* the axes of mask, ascending           */
+  CmTupleHash byOthers;  /* other-axis values -> first point      */
+  uint32_t *setOf;       /* point -> set number                   */
+  uint32_t *members;     /* points grouped by set                 */
+  char name[96];         /* "2D (m,n)", for reasons               */
+  CmSubspaceSet *sets;   /* numSets entries                       */
   size_t numSets;
 };
 
@@ -143,9 +143,10 @@ static void buildTriangulation(const CmGroup *g, const CmSubspaceIndex *index,
     atomic_store_explicit(&set->failed, true, memory_order_release);
 }
 
-const CmTriangulation *cmSubspaceSetGetTriangulation(
-    CmGroup *g, const CmSubspaceIndex *index, const CmSubspaceSet *constSet,
-    char *reason, size_t reasonSize) {
+const CmTriangulation *
+cmSubspaceSetGetTriangulation(CmGroup *g, const CmSubspaceIndex *index,
+                              const CmSubspaceSet *constSet, char *reason,
+                              size_t reasonSize) {
   CmSubspaceSet *set = (CmSubspaceSet *)constSet; /* lazy cache only */
   CmTriangulation *tri = atomic_load_explicit(&set->tri, memory_order_acquire);
   if (!tri && !atomic_load_explicit(&set->failed, memory_order_acquire)) {

@@ -41,8 +41,9 @@ uint32_t cmSubspaceSetGetPoint(const CmSubspaceSet *set, size_t i);
 /// Returns the triangulation of `set`, building it on first use under the
 /// group's lock; NULL with the reason copied into `reason` when the set
 /// cannot be triangulated (the failure is cached too).
-const CmTriangulation *cmSubspaceSetGetTriangulation(
-    CmGroup *group, const CmSubspaceIndex *index, const CmSubspaceSet *set,
-    char *reason, size_t reasonSize);
+const CmTriangulation *
+cmSubspaceSetGetTriangulation(CmGroup *group, const CmSubspaceIndex *index,
+                              const CmSubspaceSet *set, char *reason,
+                              size_t reasonSize);
 
 #endif /* LATENCY_SUBSPACE_INDEX_H */

@@ -31,17 +31,17 @@ enum { kMaxDim = 3, kMaxCellsPerAxis = 64 };
 static const double kInsideEps = 1e-12;
 
 struct CmTriangulation {
-  int dim;              /* 2 or 3                                          */
-  size_t numPoints;     /* input points                                    */
-  double *points;       /* numPoints * dim, copied                         */
-  size_t numSimplices;  /* lower Delaunay simplices                        */
-  uint32_t *vertices;   /* numSimplices * (dim+1) point indices            */
-  double *transforms;   /* numSimplices * dim*dim inverse of the edge      */
-                        /* matrix, NaN-filled for degenerate simplices     */
-  int cellsPerAxis[kMaxDim];   /* grid cells along each axis             */
-  double *bounds[kMaxDim];     /* cellsPerAxis-1 inner boundaries each   */
-  size_t *cellStart;           /* cell -> first entry; numCells + 1      */
-  uint32_t *cellSimplices;     /* simplices overlapping each cell        */
+  int dim;             /* 2 or 3                                          */
+  size_t numPoints;    /* input points                                    */
+  double *points;      /* numPoints * dim, copied                         */
+  size_t numSimplices; /* lower Delaunay simplices                        */
+  uint32_t *vertices;  /* numSimplices * (dim+1) point indices            */
+  double *transforms;  /* numSimplices * dim*dim inverse of the edge      */
+                       /* matrix, NaN-filled for degenerate simplices     */
+  int cellsPerAxis[kMaxDim];       /* grid cells along each axis             */
+  double *bounds[kMaxDim];         /* cellsPerAxis-1 inner boundaries each   */
+  size_t *cellStart;               /* cell -> first entry; numCells + 1      */
+  uint32_t *cellSimplices;         /* simplices overlapping each cell        */
   double lo[kMaxDim], hi[kMaxDim]; /* bounding box of all points         */
 };
 
@@ -63,9 +63,7 @@ static bool copySimplices(qhT *qh, CmTriangulation *t) {
   int stride = t->dim + 1;
   facetT *facet;
   size_t n = 0;
-  FORALLfacets {
-    n += !facet->upperdelaunay;
-  }
+  FORALLfacets { n += !facet->upperdelaunay; }
   t->numSimplices = n;
   t->vertices = malloc((n * stride + 1) * sizeof *t->vertices);
   if (!t->vertices)
@@ -99,8 +97,8 @@ static bool triangulateWithQhull(CmTriangulation *t, char *reason,
   QHULL_LIB_CHECK
   qh_zero(qh, errors);
   char flags[] = "qhull d Qt Qbb Qc Qz";
-  int exitCode = qh_new_qhull(qh, t->dim, (int)t->numPoints, t->points,
-                              False, flags, NULL, errors);
+  int exitCode = qh_new_qhull(qh, t->dim, (int)t->numPoints, t->points, False,
+                              flags, NULL, errors);
   bool ok = false;
   if (exitCode == 0) {
     if (!setjmp(qh->errexit)) { /* guards every Qhull call below */
@@ -200,8 +198,9 @@ static bool chooseCells(CmTriangulation *t) {
   if (!coords)
     return false;
   int perAxis = (int)ceil(pow((double)t->numSimplices, 1.0 / d));
-  perAxis = perAxis < 1 ? 1 : perAxis > kMaxCellsPerAxis ? kMaxCellsPerAxis
-                                                         : perAxis;
+  perAxis = perAxis < 1                  ? 1
+            : perAxis > kMaxCellsPerAxis ? kMaxCellsPerAxis
+                                         : perAxis;
   for (int i = 0; i < d; i++) {
     for (size_t p = 0; p < t->numPoints; p++)
       coords[p] = t->points[p * d + i];
@@ -319,8 +318,8 @@ CmTriangulation *cmTriangulationCreate(const double *points, size_t numPoints,
     cmTriangulationDestroy(t);
     return NULL;
   }
-  t->transforms = malloc((t->numSimplices * dim * dim + 1) *
-                         sizeof *t->transforms);
+  t->transforms =
+      malloc((t->numSimplices * dim * dim + 1) * sizeof *t->transforms);
   if (!t->transforms || !buildGrid(t)) {
     snprintf(reason, reasonSize, "out of memory");
     cmTriangulationDestroy(t);
@@ -360,9 +359,8 @@ static bool found(const CmTriangulation *t, size_t s, const double *b,
 
 /* Checks the simplices listed in `cell`; true with the answer when one
  * contains q. */
-static bool locateInCell(const CmTriangulation *t, size_t cell,
-                         const double *q, uint32_t *vertices,
-                         double *weights) {
+static bool locateInCell(const CmTriangulation *t, size_t cell, const double *q,
+                         uint32_t *vertices, double *weights) {
   double b[kMaxDim + 1];
   for (size_t e = t->cellStart[cell]; e < t->cellStart[cell + 1]; e++) {
     size_t s = t->cellSimplices[e];

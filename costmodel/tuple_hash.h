@@ -14,11 +14,11 @@
 #include <stdint.h>
 
 typedef struct {
-  uint32_t *slots;    /* point index + 1, or 0                  */
-  size_t mask;        /* number of slots - 1 (a power of two)    */
-  const double *x;    /* points, dim values each (borrowed)      */
-  int dim;            /* values per point                        */
-  unsigned skipMask;  /* axes left out of the key                */
+  uint32_t *slots;   /* point index + 1, or 0                  */
+  size_t mask;       /* number of slots - 1 (a power of two)    */
+  const double *x;   /* points, dim values each (borrowed)      */
+  int dim;           /* values per point                        */
+  unsigned skipMask; /* axes left out of the key                */
 } CmTupleHash;
 
 /// Initialises `hash` for up to `capacity` keys over `x` (dim values per

@@ -1,4 +1,4 @@
-/*===- work.c - built-in flops and bytes of known kernels ------------------===*/
+/*===- work.c - built-in flops and bytes of known kernels -----------------===*/
 #include "work.h"
 
 #include "latency/costmodel.h"
@@ -37,7 +37,8 @@ void cmBuiltinWork(const char *kernel, CmValueFn value, const void *ctx,
     f = 2 * batch * s * s * h * d;
     b = batch * s * d * (2 * h * size + 2 * kvh * kvSize);
   } else if (isKernel(kernel, "attention_decode")) {
-    double len = value(ctx, "kv_len"), batch = orDefault(value(ctx, "batch"), 1);
+    double len = value(ctx, "kv_len"),
+           batch = orDefault(value(ctx, "batch"), 1);
     double h = value(ctx, "heads"), d = value(ctx, "head_dim");
     double kvh = orDefault(value(ctx, "kv_heads"), h);
     f = 4 * batch * h * d * len;

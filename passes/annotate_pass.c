@@ -97,8 +97,8 @@ static size_t forEachFunction(MlirOperation module, LatFunctionReport *out) {
 
 static void functionName(MlirOperation func, char *out, size_t size) {
   MlirAttribute name = mlirOperationGetAttributeByName(func, str("sym_name"));
-  MlirStringRef s = mlirAttributeIsAString(name) ? mlirStringAttrGetValue(name)
-                                                 : str("?");
+  MlirStringRef s =
+      mlirAttributeIsAString(name) ? mlirStringAttrGetValue(name) : str("?");
   snprintf(out, size, "%.*s", (int)s.length, s.data);
 }
 
@@ -121,11 +121,14 @@ static void annotateKernel(MlirContext ctx, const LatGraph *g,
   MlirType f64 = mlirF64TypeGet(ctx);
   MlirNamedAttribute fields[] = {
       named(ctx, "us", mlirFloatAttrDoubleGet(ctx, f64, k->us)),
-      named(ctx, "source", mlirStringAttrGet(ctx, str(cmSourceGetName(k->source)))),
+      named(ctx, "source",
+            mlirStringAttrGet(ctx, str(cmSourceGetName(k->source)))),
       named(ctx, "kernel", mlirStringAttrGet(ctx, str(k->type))),
       named(ctx, "confidence", mlirFloatAttrDoubleGet(ctx, f64, k->confidence)),
-      named(ctx, "method", mlirStringAttrGet(ctx, str(cmMethodGetName(k->method)))),
-      named(ctx, "bound", mlirStringAttrGet(ctx, str(cmBoundGetName(k->bound)))),
+      named(ctx, "method",
+            mlirStringAttrGet(ctx, str(cmMethodGetName(k->method)))),
+      named(ctx, "bound",
+            mlirStringAttrGet(ctx, str(cmBoundGetName(k->bound)))),
   };
   mlirOperationSetDiscardableAttributeByName(
       g->nodes[k->root].op, str("latency.estimate"),

@@ -102,7 +102,8 @@ static bool onlyFeeds(const LatGraph *g, int p, int node) {
     for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
          !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
       int user = latGraphFind(g, mlirOpOperandGetOwner(u));
-      if (user != node && (group < 0 || user < 0 || g->nodes[user].group != group))
+      if (user != node &&
+          (group < 0 || user < 0 || g->nodes[user].group != group))
         return false;
     }
   return true;
@@ -118,7 +119,8 @@ static int fusableProducer(LatGraph *g, int node,
   for (int m = node; m >= 0; m = g->nodes[m].nextInGroup) {
     LatNode *member = &g->nodes[m];
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(member->op); i++) {
-      int p = latGraphFind(g, latProducer(mlirOperationGetOperand(member->op, i)));
+      int p =
+          latGraphFind(g, latProducer(mlirOperationGetOperand(member->op, i)));
       if (p < 0 || g->nodes[p].kernel < 0 ||
           (n->group >= 0 && g->nodes[p].group == n->group) ||
           !onlyFeeds(g, p, m))

@@ -23,29 +23,29 @@ enum { LAT_MAX_FIELDS = 10 };
 typedef struct {
   MlirOperation op;
   LatOpClass cls;
-  const char *fuseClass; /* class the next op's rule is checked against */
-  int kernel;            /* kernel index, -1 when in none               */
-  int nextInKernel;      /* next member node, -1 at the end             */
-  bool transparent;      /* folded view/transpose: not in the type name */
-  int group;             /* multi-op pattern this op belongs to, or -1  */
+  const char *fuseClass;  /* class the next op's rule is checked against */
+  int kernel;             /* kernel index, -1 when in none               */
+  int nextInKernel;       /* next member node, -1 at the end             */
+  bool transparent;       /* folded view/transpose: not in the type name */
+  int group;              /* multi-op pattern this op belongs to, or -1  */
   const char *groupClass; /* the pattern's class (attention, gelu, ...)  */
-  bool groupHead;        /* first op of its group in program order      */
-  int nextInGroup;       /* next member of the group, -1 at the end     */
+  bool groupHead;         /* first op of its group in program order      */
+  int nextInGroup;        /* next member of the group, -1 at the end     */
 } LatNode;
 
 typedef struct {
-  int root;               /* first node of the kernel                   */
-  int last;               /* last member node                           */
-  int numOps;             /* members                                    */
-  char type[192];         /* classes joined with '+'                    */
-  char dtype[24];         /* element type of the root's first operand   */
-  char axes[160];         /* "m=.. n=.. k=.." and the like, for reports  */
-  char loc[192];          /* root location                              */
-  CmField fields[LAT_MAX_FIELDS];         /* the cost-model query fields */
-  char fieldText[LAT_MAX_FIELDS][32];     /* their numeric values        */
+  int root;       /* first node of the kernel                   */
+  int last;       /* last member node                           */
+  int numOps;     /* members                                    */
+  char type[192]; /* classes joined with '+'                    */
+  char dtype[24]; /* element type of the root's first operand   */
+  char axes[160]; /* "m=.. n=.. k=.." and the like, for reports  */
+  char loc[192];  /* root location                              */
+  CmField fields[LAT_MAX_FIELDS];     /* the cost-model query fields */
+  char fieldText[LAT_MAX_FIELDS][32]; /* their numeric values        */
   int numFields;
-  double flops, bytes;    /* work and boundary traffic                  */
-  double us;              /* the estimate                               */
+  double flops, bytes; /* work and boundary traffic                  */
+  double us;           /* the estimate                               */
   double confidence;
   CmSource source;
   CmMethod method;
@@ -57,8 +57,8 @@ typedef struct {
   size_t numNodes;
   LatKernel *kernels;
   size_t numKernels;
-  size_t numGroups;  /* multi-op patterns found (patterns.c)    */
-  void **slotKeys;   /* op pointer -> node index, open addressing */
+  size_t numGroups; /* multi-op patterns found (patterns.c)    */
+  void **slotKeys;  /* op pointer -> node index, open addressing */
   int *slotValues;
   size_t numSlots;
 } LatGraph;

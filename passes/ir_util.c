@@ -1,4 +1,4 @@
-/*===- ir_util.c - small helpers over the MLIR C API -----------------------===*/
+/*===- ir_util.c - small helpers over the MLIR C API ----------------------===*/
 #include "ir_util.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -84,7 +84,8 @@ int latCountUsers(MlirOperation op) {
   int users = 0;
   MlirOperation last = {NULL};
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-    for (MlirOpOperand use = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+    for (MlirOpOperand use =
+             mlirValueGetFirstUse(mlirOperationGetResult(op, r));
          !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
       MlirOperation owner = mlirOpOperandGetOwner(use);
       if (mlirOperationIsNull(last) || !mlirOperationEqual(owner, last))
@@ -132,8 +133,8 @@ MlirOperation latProducer(MlirValue value) {
 
 int64_t latI64ArrayAttr(MlirOperation op, const char *name, int index,
                         int64_t fallback) {
-  MlirAttribute a = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString(name));
+  MlirAttribute a =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
   if (mlirAttributeIsNull(a))
     return fallback;
   if (mlirAttributeIsADenseI64Array(a))

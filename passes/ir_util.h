@@ -18,14 +18,14 @@ enum { LAT_MAX_RANK = 8 };
 /// Shape facts of a value: static dims (dynamic ones count as 1), element
 /// type spelling and size.
 typedef struct {
-  bool isTensor;            /* a ranked tensor or memref                  */
-  bool dynamic;             /* some dim was dynamic (counted as 1)        */
-  bool overflow;            /* the element count overflowed int64         */
-  int rank;                 /* number of dims                             */
+  bool isTensor;              /* a ranked tensor or memref                  */
+  bool dynamic;               /* some dim was dynamic (counted as 1)        */
+  bool overflow;              /* the element count overflowed int64         */
+  int rank;                   /* number of dims                             */
   int64_t dims[LAT_MAX_RANK]; /* static sizes                             */
-  double elements;          /* product of dims                            */
-  char dtype[24];           /* MLIR spelling: bf16, f32, i8, ... or ""    */
-  double elementBytes;      /* bytes per element, 0 when unknown          */
+  double elements;            /* product of dims                            */
+  char dtype[24];             /* MLIR spelling: bf16, f32, i8, ... or ""    */
+  double elementBytes;        /* bytes per element, 0 when unknown          */
 } LatShape;
 
 /// Returns true when `op` is named exactly `name`.

@@ -112,8 +112,8 @@ static void describeMatmul(LatKernel *k, MlirOperation op, bool *batched) {
   addField(k, "k", s.k);
   if (s.batch > 1)
     addField(k, "batch", s.batch);
-  int used = snprintf(k->axes, sizeof k->axes, "m=%.0f n=%.0f k=%.0f", s.m,
-                      s.n, s.k);
+  int used =
+      snprintf(k->axes, sizeof k->axes, "m=%.0f n=%.0f k=%.0f", s.m, s.n, s.k);
   if (s.batch > 1)
     snprintf(k->axes + used, sizeof k->axes - used, " batch=%.0f", s.batch);
 }
@@ -148,13 +148,11 @@ static void describeConv(LatKernel *k, MlirOperation op) {
     return;
   int c = nchw ? 1 : 3, h = nchw ? 2 : 1;
   double cout = (double)out.dims[c], cin = (double)in.dims[c];
-  double window = strstr(name, "depthwise") ? w.elements / (cout > 0 ? cout : 1)
-                                            : w.elements /
-                                                  (cout * cin > 0 ? cout * cin
-                                                                  : 1);
-  int64_t stride = latI64ArrayAttr(op, strstr(name, "linalg") ? "strides"
-                                                               : "stride",
-                                   0, 1);
+  double window = strstr(name, "depthwise")
+                      ? w.elements / (cout > 0 ? cout : 1)
+                      : w.elements / (cout * cin > 0 ? cout * cin : 1);
+  int64_t stride =
+      latI64ArrayAttr(op, strstr(name, "linalg") ? "strides" : "stride", 0, 1);
   addField(k, "batch", (double)out.dims[0]);
   addField(k, "hw", (double)(out.dims[h] * out.dims[h + 1]));
   addField(k, "cin", cin);
@@ -223,7 +221,7 @@ static void kernelType(const LatGraph *g, LatKernel *k, bool batched) {
     const LatNode *n = &g->nodes[i];
     if (n->transparent || (n->group >= 0 && !n->groupHead))
       continue;
-    const char *cls = n->group >= 0 ? n->groupClass
+    const char *cls = n->group >= 0               ? n->groupClass
                       : (i == k->root && batched) ? "batch_matmul"
                                                   : n->cls.name;
     used += (size_t)snprintf(k->type + used, sizeof k->type - used, "%s%s",

@@ -135,8 +135,10 @@ static BodyOps scanBody(MlirOperation generic) {
       b.sub = true;
     else if (latOpIs(op, "arith.mulf") || latOpIs(op, "arith.muli"))
       b.mul = true;
-    else if (latOpHasPrefix(op, "arith.trunc") || latOpHasPrefix(op, "arith.ext") ||
-             latOpHasPrefix(op, "arith.fpto") || latOpHasPrefix(op, "arith.sitofp"))
+    else if (latOpHasPrefix(op, "arith.trunc") ||
+             latOpHasPrefix(op, "arith.ext") ||
+             latOpHasPrefix(op, "arith.fpto") ||
+             latOpHasPrefix(op, "arith.sitofp"))
       b.cast = true;
     else if (!latOpIs(op, "arith.constant") && !latOpIs(op, "linalg.index") &&
              !latOpIs(op, "arith.index_cast"))

@@ -14,10 +14,10 @@
 #include <stdbool.h>
 
 typedef enum {
-  LAT_ROLE_SKIP,    /* no cost, not part of any kernel            */
-  LAT_ROLE_VIEW,    /* no cost; fusion looks through it           */
-  LAT_ROLE_COSTED,  /* a kernel or part of one                    */
-  LAT_ROLE_UNKNOWN  /* not recognised: costed as a copy, warned   */
+  LAT_ROLE_SKIP,   /* no cost, not part of any kernel            */
+  LAT_ROLE_VIEW,   /* no cost; fusion looks through it           */
+  LAT_ROLE_COSTED, /* a kernel or part of one                    */
+  LAT_ROLE_UNKNOWN /* not recognised: costed as a copy, warned   */
 } LatRole;
 
 typedef struct {

@@ -38,9 +38,9 @@ static bool isClass(const LatNode *n, const char *name) {
 /* Classes a decomposed pattern is made of. */
 static bool growable(const LatNode *n) {
   static const char *const classes[] = {
-      "add",    "sub",  "mul",  "div",     "exp",  "reduce",     "rsqrt",
-      "pow",    "neg",  "cast", "copy",    "erf",  "elementwise", "relu",
-      "clamp",  "tanh", "reshape", "broadcast"};
+      "add",         "sub",  "mul",   "div",  "exp",     "reduce",
+      "rsqrt",       "pow",  "neg",   "cast", "copy",    "erf",
+      "elementwise", "relu", "clamp", "tanh", "reshape", "broadcast"};
   if (n->group >= 0 || n->cls.role == LAT_ROLE_SKIP)
     return false;
   for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
@@ -50,8 +50,7 @@ static bool growable(const LatNode *n) {
 }
 
 /* True when every user of node `n` is in the region or is `extra`. */
-static bool usersInside(const LatGraph *g, int n, const Region *r,
-                        int extra) {
+static bool usersInside(const LatGraph *g, int n, const Region *r, int extra) {
   MlirOperation op = g->nodes[n].op;
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
     for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, i));
@@ -65,7 +64,8 @@ static bool usersInside(const LatGraph *g, int n, const Region *r,
 
 /* The graph node producing operand `i` of node `n`, or -1. */
 static int producerOf(const LatGraph *g, int n, intptr_t i) {
-  return latGraphFind(g, latProducer(mlirOperationGetOperand(g->nodes[n].op, i)));
+  return latGraphFind(g,
+                      latProducer(mlirOperationGetOperand(g->nodes[n].op, i)));
 }
 
 /* Grows `r` (holding the sink) backwards to a fixed point; `stop` is never
@@ -146,8 +146,8 @@ static void matchAttention(LatGraph *g, int m2) {
     return;
   int m1 = -1; /* the one matmul feeding the region from outside */
   for (int k = 0; k < r.count; k++)
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(g->nodes[r.nodes[k]].op);
-         i++) {
+    for (intptr_t i = 0;
+         i < mlirOperationGetNumOperands(g->nodes[r.nodes[k]].op); i++) {
       int q = producerOf(g, r.nodes[k], i);
       if (q >= 0 && !inRegion(&r, q) && isClass(&g->nodes[q], "matmul") &&
           g->nodes[q].group < 0 && usersInside(g, q, &r, -1))

@@ -1,4 +1,4 @@
-/*===- patterns.h - multi-op templates (internal) ---------------------------===*/
+/*===- patterns.h - multi-op templates (internal) -------------------------===*/
 #ifndef LATENCY_PATTERNS_H
 #define LATENCY_PATTERNS_H
 

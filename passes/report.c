@@ -75,13 +75,15 @@ static void writeJson(FILE *f, const char *profile, const char *device,
       }
       fputs("],\"loc\":", f);
       jsonString(f, kk->loc);
-      fprintf(f, ",\"latency_us\":%.17g,\"source\":\"%s\",\"confidence\":%.17g,"
-                 "\"method\":\"%s\",\"axes\":",
+      fprintf(f,
+              ",\"latency_us\":%.17g,\"source\":\"%s\",\"confidence\":%.17g,"
+              "\"method\":\"%s\",\"axes\":",
               kk->us, cmSourceGetName(kk->source), kk->confidence,
               cmMethodGetName(kk->method));
       jsonString(f, kk->axes);
-      fprintf(f, ",\"dtype\":\"%s\",\"flops\":%.17g,\"bytes\":%.17g,"
-                 "\"bound\":\"%s\"}",
+      fprintf(f,
+              ",\"dtype\":\"%s\",\"flops\":%.17g,\"bytes\":%.17g,"
+              "\"bound\":\"%s\"}",
               kk->dtype, kk->flops, kk->bytes, cmBoundGetName(kk->bound));
     }
     fputs("]}", f);
@@ -168,8 +170,8 @@ bool latWriteReport(const char *path, const char *profile, const char *device,
   return true;
 }
 
-bool latWriteTrace(const char *path, const LatFunctionReport *fns,
-                   size_t count, char *error, size_t errorSize) {
+bool latWriteTrace(const char *path, const LatFunctionReport *fns, size_t count,
+                   char *error, size_t errorSize) {
   FILE *f = fopen(path, "w");
   if (!f) {
     snprintf(error, errorSize, "cannot write trace '%s': %s", path,
@@ -179,8 +181,9 @@ bool latWriteTrace(const char *path, const LatFunctionReport *fns,
   fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
   bool first = true;
   for (size_t i = 0; i < count; i++) {
-    fprintf(f, "%s\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
-               "\"tid\":%zu,\"args\":{\"name\":",
+    fprintf(f,
+            "%s\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
+            "\"tid\":%zu,\"args\":{\"name\":",
             first ? "" : ",", i + 1);
     jsonString(f, fns[i].name);
     fputs("}}", f);
@@ -190,12 +193,13 @@ bool latWriteTrace(const char *path, const LatFunctionReport *fns,
       const LatKernel *kk = &fns[i].graph.kernels[k];
       fputs(",\n{\"name\":", f);
       jsonString(f, kk->type);
-      fprintf(f, ",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":1,\"tid\":%zu,"
-                 "\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"id\":%zu,"
-                 "\"source\":\"%s\",\"confidence\":%.17g,\"method\":\"%s\","
-                 "\"axes\":",
-              i + 1, t, kk->us, k, cmSourceGetName(kk->source),
-              kk->confidence, cmMethodGetName(kk->method));
+      fprintf(f,
+              ",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":1,\"tid\":%zu,"
+              "\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"id\":%zu,"
+              "\"source\":\"%s\",\"confidence\":%.17g,\"method\":\"%s\","
+              "\"axes\":",
+              i + 1, t, kk->us, k, cmSourceGetName(kk->source), kk->confidence,
+              cmMethodGetName(kk->method));
       jsonString(f, kk->axes);
       fputs("}}", f);
       t += kk->us;

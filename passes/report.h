@@ -1,4 +1,4 @@
-/*===- report.h - JSON / Markdown / CSV reports and Chrome traces ----------===*/
+/*===- report.h - JSON / Markdown / CSV reports and Chrome traces ---------===*/
 #ifndef LATENCY_REPORT_H
 #define LATENCY_REPORT_H
 
@@ -8,13 +8,13 @@
 
 /// One annotated function: its kernels and totals by source.
 typedef struct {
-  MlirOperation func;   /* the func.func                   */
-  char name[128];       /* symbol name                     */
-  LatGraph graph;       /* owned                           */
-  double totalUs;       /* sum of kernel estimates         */
-  double measuredUs;    /* part answered by measurements   */
-  double interpolatedUs;/* part answered by interpolation  */
-  double rooflineUs;    /* part answered by the roofline   */
+  MlirOperation func;    /* the func.func                   */
+  char name[128];        /* symbol name                     */
+  LatGraph graph;        /* owned                           */
+  double totalUs;        /* sum of kernel estimates         */
+  double measuredUs;     /* part answered by measurements   */
+  double interpolatedUs; /* part answered by interpolation  */
+  double rooflineUs;     /* part answered by the roofline   */
 } LatFunctionReport;
 
 /// Writes the report of `functions` to `path` as JSON, Markdown or CSV by

@@ -24,8 +24,7 @@ struct AnnotateLatencyPass
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AnnotateLatencyPass)
 
   AnnotateLatencyPass() = default;
-  AnnotateLatencyPass(const AnnotateLatencyPass &other)
-      : PassWrapper(other) {}
+  AnnotateLatencyPass(const AnnotateLatencyPass &other) : PassWrapper(other) {}
 
   StringRef getArgument() const final { return "annotate-latency"; }
   StringRef getDescription() const final {
@@ -90,9 +89,9 @@ struct DetectFusionKernelsPass
 
   void runOnOperation() final {
     std::string profileText = profile, rulesText = rules;
-    if (mlirLogicalResultIsFailure(latDetectFusionKernels(
-            wrap(getOperation().getOperation()), profileText.c_str(),
-            rulesText.c_str())))
+    if (mlirLogicalResultIsFailure(
+            latDetectFusionKernels(wrap(getOperation().getOperation()),
+                                   profileText.c_str(), rulesText.c_str())))
       signalPassFailure();
   }
 };

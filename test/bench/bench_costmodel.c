@@ -112,7 +112,7 @@ static double runText(CmProfile p, const QuerySet *set) {
   CmField fields[] = {{"dtype", "bf16"}, {"m", ""}, {"n", ""}, {"k", ""}};
   CmQuery query = {"matmul", fields, 4, -1, -1};
   CmEstimate e;
-  char (*texts)[3][32] = malloc(sizeof *texts * kQueries);
+  char(*texts)[3][32] = malloc(sizeof *texts * kQueries);
   for (int i = 0; i < kQueries; i++)
     for (int a = 0; a < 3; a++)
       snprintf(texts[i][a], 32, "%.17g", set->q[i][a]);
@@ -164,8 +164,8 @@ int main(int argc, char **argv) {
   CmPrepared prep;
   cmProfilePrepare(p, &query, &prep, NULL);
   srand(1);
-  QuerySet sets[] = {{"exact", 0, NULL}, {"1d", 1, NULL}, {"2d", 2, NULL},
-                     {"3d", 3, NULL}};
+  QuerySet sets[] = {
+      {"exact", 0, NULL}, {"1d", 1, NULL}, {"2d", 2, NULL}, {"3d", 3, NULL}};
   printf("%-6s %11s %15s %15s  %s\n", "set", "warm-up ms", "prepared q/s",
          "text q/s", "answers (prepared run)");
   for (size_t s = 0; s < 4; s++) {

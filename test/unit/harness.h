@@ -1,7 +1,8 @@
 /*===- harness.h - a twenty-line test harness for the C unit tests ---------===*
  *
  * TEST(name) defines a test; CHECK(cond) records a failure with file:line and
- * goes on; RUN_TESTS(T(a), T(b)) runs the tests and prints "N passed, N failed".
+ * goes on; RUN_TESTS(T(a), T(b)) runs the tests and prints "N passed, N
+ *failed".
  *
  *===----------------------------------------------------------------------===*/
 #ifndef LATENCY_TEST_HARNESS_H
@@ -22,8 +23,8 @@ static int harnessFailures; /* CHECK failures in the running test */
 
 /* Relative closeness, for values that went through arithmetic. */
 #define CHECK_NEAR(a, b, rel)                                                  \
-  CHECK(fabs((double)(a) - (double)(b)) <=                                      \
-        (rel) * fmax(fabs((double)(a)), fabs((double)(b))))
+  CHECK(fabs((double)(a) - (double)(b)) <=                                     \
+        (rel)*fmax(fabs((double)(a)), fabs((double)(b))))
 
 #define TEST(name) static void name(void)
 
@@ -33,7 +34,8 @@ typedef struct {
 } HarnessTest;
 
 /* One entry of RUN_TESTS: T(testFunction). */
-#define T(fn) {#fn, fn}
+#define T(fn)                                                                  \
+  { #fn, fn }
 
 /* Runs every test, prints "N passed, N failed", returns the exit status. */
 static int harnessRun(const HarnessTest *tests, int n) {
@@ -50,8 +52,8 @@ static int harnessRun(const HarnessTest *tests, int n) {
 
 /* Runs T(a), T(b), ... and evaluates to the exit status. */
 #define RUN_TESTS(...)                                                         \
-  harnessRun((const HarnessTest[]){__VA_ARGS__},                               \
-             (int)(sizeof((const HarnessTest[]){__VA_ARGS__}) /                \
-                   sizeof(HarnessTest)))
+  harnessRun(                                                                  \
+      (const HarnessTest[]){__VA_ARGS__},                                      \
+      (int)(sizeof((const HarnessTest[]){__VA_ARGS__}) / sizeof(HarnessTest)))
 
 #endif /* LATENCY_TEST_HARNESS_H */

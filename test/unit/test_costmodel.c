@@ -86,8 +86,8 @@ TEST(roofline_is_max_of_bounds_plus_launch) {
   CHECK_NEAR(e.computeUs, flops / 0.5e15 * 1e6, 1e-12);
   CHECK_NEAR(e.memoryUs, bytes / 0.5e12 * 1e6, 1e-12);
   CHECK_NEAR(e.latencyUs, fmax(e.computeUs, e.memoryUs) + 2, 1e-12);
-  CHECK(e.bound == (e.computeUs > e.memoryUs ? CM_BOUND_COMPUTE
-                                              : CM_BOUND_MEMORY));
+  CHECK(e.bound ==
+        (e.computeUs > e.memoryUs ? CM_BOUND_COMPUTE : CM_BOUND_MEMORY));
   cmProfileDestroy(p);
 }
 
@@ -111,7 +111,8 @@ static const char kGrid[] = "kernel,dtype,m,n,k,latency_us\n"
 TEST(two_d_delaunay_on_a_plane) {
   CmProfile p = profileWith("plane", NULL, kGrid);
   CmEstimate e = ask(p, "matmul", "5", "5", "64", true);
-  CHECK(e.source == CM_SOURCE_INTERPOLATED && e.method == CM_METHOD_DELAUNAY_2D);
+  CHECK(e.source == CM_SOURCE_INTERPOLATED &&
+        e.method == CM_METHOD_DELAUNAY_2D);
   CHECK_NEAR(e.latencyUs, 2.5, 1e-12); /* bilinear data: exact in a simplex */
   CHECK(e.numCorners == 3);
   CmEstimate outside = ask(p, "matmul", "11", "5", "64", true);
@@ -244,7 +245,8 @@ TEST(concurrent_queries_give_identical_answers) {
   for (int t = 0; t < 8; t++)
     pthread_join(threads[t], NULL);
   for (int t = 1; t < 8; t++)
-    CHECK(memcmp(jobs[0].results, jobs[t].results, sizeof jobs[0].results) == 0);
+    CHECK(memcmp(jobs[0].results, jobs[t].results, sizeof jobs[0].results) ==
+          0);
   cmProfileDestroy(p);
 }
 

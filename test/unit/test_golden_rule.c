@@ -61,13 +61,16 @@ TEST(golden_queries_reproduce_expected_us) {
         int a = e.lines[l].axis;
         ok = ok && fabs(e.lines[l].value - g->p[a]) <= 1e-9 * g->p[a];
         if (e.numLines > 1 && !isnan(g->e[a]))
-          ok = ok && fabs(e.lines[l].checkErr - g->e[a]) <= 1e-9 * g->e[a] + 1e-15;
+          ok = ok &&
+               fabs(e.lines[l].checkErr - g->e[a]) <= 1e-9 * g->e[a] + 1e-15;
       }
     }
     if (!ok && mismatches++ < 5)
-      fprintf(stderr, "golden %zu (m=%s n=%s k=%s tier %s): got %.17g via %s, want %.17g\n",
-              i, m, n, k, g->tier, e.latencyUs, cmMethodGetName(e.method),
-              g->expected);
+      fprintf(
+          stderr,
+          "golden %zu (m=%s n=%s k=%s tier %s): got %.17g via %s, want %.17g\n",
+          i, m, n, k, g->tier, e.latencyUs, cmMethodGetName(e.method),
+          g->expected);
   }
   CHECK(mismatches == 0);
 }

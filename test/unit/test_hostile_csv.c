@@ -15,8 +15,8 @@ static char scratch[4096];
 
 /* Loads a profile whose table is `table`; returns the status and copies the
  * message. */
-static CmStatus loadTable(const char *name, const char *table,
-                          char *message, size_t size) {
+static CmStatus loadTable(const char *name, const char *table, char *message,
+                          size_t size) {
   char dir[4200];
   snprintf(dir, sizeof dir, "%s/%s", scratch, name);
   testMakeProfile(dir, NULL, table);
@@ -31,13 +31,13 @@ static CmStatus loadTable(const char *name, const char *table,
   return status;
 }
 
-#define EXPECT_ERROR(name, table, needle)                                     \
-  do {                                                                       \
-    char msg_[600];                                                          \
-    CHECK(loadTable(name, table, msg_, sizeof msg_) == CM_ERR_FORMAT);       \
-    if (!strstr(msg_, needle))                                               \
-      fprintf(stderr, "message was: %s\n", msg_);                            \
-    CHECK(strstr(msg_, needle) != NULL);                                     \
+#define EXPECT_ERROR(name, table, needle)                                      \
+  do {                                                                         \
+    char msg_[600];                                                            \
+    CHECK(loadTable(name, table, msg_, sizeof msg_) == CM_ERR_FORMAT);         \
+    if (!strstr(msg_, needle))                                                 \
+      fprintf(stderr, "message was: %s\n", msg_);                              \
+    CHECK(strstr(msg_, needle) != NULL);                                       \
   } while (0)
 
 TEST(missing_required_column_names_file_and_line) {
@@ -52,8 +52,7 @@ TEST(unparsable_number_names_file_and_line) {
                "kernel,dtype,m,n,k,latency_us\nmatmul,bf16,1,1,1,2\n"
                "matmul,bf16,x12,1,1,2\n",
                "tables/t.csv:3: column 'm': 'x12' is not a finite number");
-  EXPECT_ERROR("empty",
-               "kernel,dtype,m,n,k,latency_us\nmatmul,bf16,1,,1,2\n",
+  EXPECT_ERROR("empty", "kernel,dtype,m,n,k,latency_us\nmatmul,bf16,1,,1,2\n",
                "tables/t.csv:2: column 'n'");
   EXPECT_ERROR("huge",
                "kernel,dtype,m,n,k,latency_us\nmatmul,bf16,1e999,1,1,2\n",
@@ -61,7 +60,8 @@ TEST(unparsable_number_names_file_and_line) {
 }
 
 TEST(unterminated_quote_is_a_format_error) {
-  EXPECT_ERROR("quote", "kernel,dtype,m,n,k,latency_us\nmatmul,\"bf16,1,1,1,2\n",
+  EXPECT_ERROR("quote",
+               "kernel,dtype,m,n,k,latency_us\nmatmul,\"bf16,1,1,1,2\n",
                "malformed CSV");
 }
 

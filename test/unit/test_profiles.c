@@ -1,4 +1,4 @@
-/*===- test_profiles.c - real profile directories for the unit tests -------===*/
+/*===- test_profiles.c - real profile directories for the unit tests ------===*/
 #include "test_profiles.h"
 
 #include "csv_reader.h"
@@ -87,9 +87,7 @@ static CmStatus collectGolden(void *ctx, char **f, size_t n, size_t line,
   return CM_OK;
 }
 
-static int compareKeys(const void *a, const void *b) {
-  return strcmp(a, b);
-}
+static int compareKeys(const void *a, const void *b) { return strcmp(a, b); }
 
 static CmStatus copyUnlessGolden(void *ctx, char **f, size_t n, size_t line,
                                  CmError *err) {
@@ -116,8 +114,8 @@ bool testProfileWithoutGolden(const char *buildDir, const char *goldenPath,
     return false;
   Filter flt = {calloc(4096, 64), 0, NULL, 0};
   CmError err;
-  bool ok = flt.keys && cmCsvReadFile(goldenPath, "golden", collectGolden,
-                                      &flt, &err) == CM_OK;
+  bool ok = flt.keys && cmCsvReadFile(goldenPath, "golden", collectGolden, &flt,
+                                      &err) == CM_OK;
   qsort(flt.keys, flt.count, sizeof *flt.keys, compareKeys);
   snprintf(path, sizeof path, "%s/tables/matmul.csv", dir);
   snprintf(shipped, sizeof shipped, "%s/h100-sxm/tables/matmul_bf16.csv",

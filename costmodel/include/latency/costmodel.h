@@ -24,9 +24,9 @@ extern "C" {
 #endif
 
 enum {
-  CM_MAX_AXES = 8,    /* axes of one kernel policy                 */
-  CM_MAX_REGIME = 8,  /* regime keys of one kernel policy          */
-  CM_MAX_CORNERS = 4  /* vertices of a 3D simplex                  */
+  CM_MAX_AXES = 8,   /* axes of one kernel policy                 */
+  CM_MAX_REGIME = 8, /* regime keys of one kernel policy          */
+  CM_MAX_CORNERS = 4 /* vertices of a 3D simplex                  */
 };
 
 /*---------------------------------------------------------------- status --*/
@@ -85,24 +85,23 @@ bool cmProfileFindDir(const char *nameOrPath, char *out, size_t size,
 /// One measured point of a profile, as seen by cmProfileForEachPoint and the
 /// filter of cmProfileCreateFromDirFiltered. Borrowed for the call only.
 typedef struct {
-  const char *kernel;                   /* kernel type of its table       */
-  int numRegime;                        /* regime keys of the policy      */
+  const char *kernel;                      /* kernel type of its table       */
+  int numRegime;                           /* regime keys of the policy      */
   const char *regimeNames[CM_MAX_REGIME];  /* policy order                */
   const char *regimeValues[CM_MAX_REGIME]; /* canonical text              */
-  int numAxes;                          /* axes of the policy             */
-  const char *axisNames[CM_MAX_AXES];   /* policy order                   */
-  double axes[CM_MAX_AXES];             /* raw values                     */
-  double latencyUs;                     /* measured (a mean once merged)  */
+  int numAxes;                             /* axes of the policy             */
+  const char *axisNames[CM_MAX_AXES];      /* policy order                   */
+  double axes[CM_MAX_AXES];                /* raw values                     */
+  double latencyUs;                        /* measured (a mean once merged)  */
 } CmPoint;
 
 /// Loads `dir` as cmProfileCreateFromDir does, keeping only the table rows
 /// for which `keep(context, row)` returns true (rows with identical axes
 /// see identical views, so a held-out point goes with all its duplicates).
-CmStatus cmProfileCreateFromDirFiltered(const char *dir,
-                                        bool (*keep)(void *context,
-                                                     const CmPoint *row),
-                                        void *context, CmProfile *out,
-                                        CmError *err);
+CmStatus
+cmProfileCreateFromDirFiltered(const char *dir,
+                               bool (*keep)(void *context, const CmPoint *row),
+                               void *context, CmProfile *out, CmError *err);
 
 /// Calls `visit(context, point)` for every distinct measured point of
 /// `profile` (duplicates merged into their mean), group by group in load
@@ -162,11 +161,11 @@ typedef struct {
 /// m n k and regime key dtype). `flops` and `bytes` feed the roofline; a
 /// negative value asks for the built-in formula of the kernel, if any.
 typedef struct {
-  const char *kernel;     /* kernel type, e.g. "matmul" or "matmul+add" */
-  const CmField *fields;  /* regime keys and axes                       */
-  size_t numFields;       /* entries in fields                          */
-  double flops;           /* work of the kernel; < 0: derive            */
-  double bytes;           /* bytes crossing the kernel; < 0: derive     */
+  const char *kernel;    /* kernel type, e.g. "matmul" or "matmul+add" */
+  const CmField *fields; /* regime keys and axes                       */
+  size_t numFields;      /* entries in fields                          */
+  double flops;          /* work of the kernel; < 0: derive            */
+  double bytes;          /* bytes crossing the kernel; < 0: derive     */
 } CmQuery;
 
 /// Tier switches. Defaults (cmOptionsDefault) enable everything.
@@ -201,7 +200,6 @@ typedef enum {
 
 typedef enum { CM_BOUND_NONE, CM_BOUND_COMPUTE, CM_BOUND_MEMORY } CmBound;
 
-
 /// One 1D candidate line considered by the interpolation rule.
 typedef struct {
   int axis;        /* index into the kernel's axes               */
@@ -232,29 +230,29 @@ typedef struct {
 /// An answer with its provenance. Strings are borrowed from the profile or
 /// static; the struct itself is plain data the caller may copy.
 typedef struct {
-  double latencyUs;       /* the answer, microseconds                   */
-  CmSource source;        /* which tier answered                        */
-  CmMethod method;        /* how                                        */
-  double confidence;      /* 0..1, display only: never chooses a tier   */
-  double errorEstimate;   /* local check error behind confidence, or -1 */
-  int dim;                /* interpolation dimension, 0 when none       */
-  int numAxes;            /* axes of the kernel policy                  */
+  double latencyUs;     /* the answer, microseconds                   */
+  CmSource source;      /* which tier answered                        */
+  CmMethod method;      /* how                                        */
+  double confidence;    /* 0..1, display only: never chooses a tier   */
+  double errorEstimate; /* local check error behind confidence, or -1 */
+  int dim;              /* interpolation dimension, 0 when none       */
+  int numAxes;          /* axes of the kernel policy                  */
   const char *axisNames[CM_MAX_AXES]; /* policy order                   */
   double axisValues[CM_MAX_AXES];     /* the query's values, raw        */
-  int interpAxes[3];      /* axes interpolated over (dim entries)       */
-  double lo[3], hi[3];    /* boundary per interpolated axis (raw)       */
-  int numCorners;         /* entries in corners                         */
+  int interpAxes[3];   /* axes interpolated over (dim entries)       */
+  double lo[3], hi[3]; /* boundary per interpolated axis (raw)       */
+  int numCorners;      /* entries in corners                         */
   CmCorner corners[CM_MAX_CORNERS];
-  int numLines;           /* 1D candidate lines considered              */
+  int numLines; /* 1D candidate lines considered              */
   CmLine lines[CM_MAX_AXES];
-  CmCounts counts;        /* of the regime group, when one matched      */
-  const char *kernel;     /* kernel type asked for                      */
+  CmCounts counts;         /* of the regime group, when one matched      */
+  const char *kernel;      /* kernel type asked for                      */
   const char *tableKernel; /* kernel whose table answered, or NULL      */
-  bool viaAnchor;         /* a fused kernel used its anchor's table     */
-  CmBound bound;          /* roofline: which bound won                  */
-  double flops, bytes;    /* roofline inputs (derived or given), or -1  */
+  bool viaAnchor;          /* a fused kernel used its anchor's table     */
+  CmBound bound;           /* roofline: which bound won                  */
+  double flops, bytes;     /* roofline inputs (derived or given), or -1  */
   double computeUs, memoryUs, launchUs; /* roofline parts               */
-  char reason[256];       /* why tiers were skipped; "" when none       */
+  char reason[256]; /* why tiers were skipped; "" when none       */
 } CmEstimate;
 
 /// Estimates the latency of `query` on `profile` with `options` into `*out`.
@@ -271,17 +269,17 @@ CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
 /// numbers, skipping all text handling. Plain data owned by the caller; its
 /// pointers borrow from the profile and the query's kernel string.
 typedef struct {
-  CmProfile profile;                  /* borrowed                          */
-  const char *kernel;                 /* borrowed from the query           */
-  const void *policy;                 /* internal: answering table policy  */
-  void *group;                        /* internal: measured points or NULL */
-  bool viaAnchor;                     /* fused kernel uses its anchor      */
-  int numAxes;                        /* axes expected, in policy order    */
-  const char *axisNames[CM_MAX_AXES]; /* borrowed from the profile         */
-  char dtype[24];                     /* canonical element type or ""      */
-  char kvDtype[24];                   /* kv_dtype regime value, or ""      */
+  CmProfile profile;                   /* borrowed                          */
+  const char *kernel;                  /* borrowed from the query           */
+  const void *policy;                  /* internal: answering table policy  */
+  void *group;                         /* internal: measured points or NULL */
+  bool viaAnchor;                      /* fused kernel uses its anchor      */
+  int numAxes;                         /* axes expected, in policy order    */
+  const char *axisNames[CM_MAX_AXES];  /* borrowed from the profile         */
+  char dtype[24];                      /* canonical element type or ""      */
+  char kvDtype[24];                    /* kv_dtype regime value, or ""      */
   double regimeNumbers[CM_MAX_REGIME]; /* numeric regime values, or NaN    */
-  char reason[192];                   /* why no table matched, or ""       */
+  char reason[192];                    /* why no table matched, or ""       */
 } CmPrepared;
 
 /// Resolves the kernel and regime keys of `query` (its axis fields are

@@ -1,4 +1,4 @@
-/*===- latency/diagnostics.h - warnings and remarks for C passes ----------===*
+/*===- latency/diagnostics.h - warnings and remarks for C passes -----------===*
  *
  * The MLIR C API can emit errors only (mlirEmitError). Warnings and remarks
  * are implemented in plugin/Diagnostics.cpp, the one place that may unwrap a

@@ -1,4 +1,4 @@
-/*===- latency/passes.h - C entry points of the latency passes ------------===*
+/*===- latency/passes.h - C entry points of the latency passes -------------===*
  *
  * The passes are written in C against the MLIR C API. The C++ pass wrappers in
  * plugin/ parse the options and call these functions; they report problems as
