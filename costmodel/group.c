@@ -113,13 +113,6 @@ CmGroup *cmGroupSetFind(CmGroupSet *set, const char *kernel,
   return g;
 }
 
-bool cmGroupSetHasKernel(const CmGroupSet *set, const char *kernel) {
-  for (size_t i = 0; i < set->count; i++)
-    if (!strcmp(set->items[i]->kernel, kernel))
-      return true;
-  return false;
-}
-
 void cmGroupSetFree(CmGroupSet *set) {
   for (size_t i = 0; i < set->count; i++)
     groupDestroy(set->items[i]);

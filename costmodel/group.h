@@ -61,9 +61,6 @@ CmGroup *cmGroupSetFind(CmGroupSet *set, const char *kernel,
                         const char *regimeKey, const CmPolicy *policy,
                         bool create);
 
-/// Returns true when any group of `set` holds rows of `kernel`.
-bool cmGroupSetHasKernel(const CmGroupSet *set, const char *kernel);
-
 /// Frees every group and the set's arrays.
 void cmGroupSetFree(CmGroupSet *set);
 

@@ -399,6 +399,3 @@ bool cmTriangulationLocate(const CmTriangulation *t, const double *q,
   return false;
 }
 
-size_t cmTriangulationGetNumSimplices(const CmTriangulation *t) {
-  return t->numSimplices;
-}

@@ -31,7 +31,4 @@ void cmTriangulationDestroy(CmTriangulation *t);
 bool cmTriangulationLocate(const CmTriangulation *t, const double *q,
                            uint32_t *vertices, double *weights);
 
-/// Returns how many simplices `t` has.
-size_t cmTriangulationGetNumSimplices(const CmTriangulation *t);
-
 #endif /* LATENCY_TRIANGULATION_H */

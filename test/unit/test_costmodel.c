@@ -40,6 +40,17 @@ static const char kLine[] = "kernel,dtype,m,n,k,latency_us\n"
                             "matmul,bf16,2,64,64,20\n"
                             "matmul,bf16,4,64,64,40\n";
 
+TEST(profile_exposes_device_and_fusion_rules) {
+  CmProfile p = profileWith("device", NULL, kLine);
+  CHECK(!strcmp(cmProfileGetDeviceName(p), "test-device"));
+  CHECK(cmProfileGetDeviceNumber(p, "mem_bw", -1) == 1e12);
+  CHECK(cmProfileGetDeviceNumber(p, "no_such_key", -1) == -1);
+  CHECK(cmProfileGetNumFusionRules(p) == 1);
+  CHECK(cmProfileAllowsFusion(p, "matmul", "add"));
+  CHECK(!cmProfileAllowsFusion(p, "add", "matmul"));
+  cmProfileDestroy(p);
+}
+
 TEST(exact_hit_returns_measured_value_unchanged) {
   CmProfile p = profileWith("exact", NULL, kLine);
   CmEstimate e = ask(p, "matmul", "2", "64", "64", true);
@@ -254,7 +265,8 @@ int main(int argc, char **argv) {
   if (argc < 3)
     return 2;
   snprintf(scratch, sizeof scratch, "%s", argv[2]);
-  return RUN_TESTS(T(exact_hit_returns_measured_value_unchanged),
+  return RUN_TESTS(T(profile_exposes_device_and_fusion_rules),
+                   T(exact_hit_returns_measured_value_unchanged),
                    T(linear_midpoint_and_quarter_point),
                    T(out_of_range_is_never_extrapolated),
                    T(interpolation_off_is_exact_then_roofline),
