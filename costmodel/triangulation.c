@@ -398,4 +398,3 @@ bool cmTriangulationLocate(const CmTriangulation *t, const double *q,
   }
   return false;
 }
-
