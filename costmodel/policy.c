@@ -279,6 +279,8 @@ static bool endsWith(const char *text, const char *suffix) {
   return n >= m && !strcmp(text + n - m, suffix);
 }
 
+bool cmIsDtypeKey(const char *key) { return endsWith(key, "dtype"); }
+
 /* Framework spellings of element types, mapped to MLIR's. */
 static const char *const dtypeAliases[][2] = {
     {"bfloat16", "bf16"},
@@ -294,6 +296,14 @@ static const char *const dtypeAliases[][2] = {
     {"float8_e4m3fn", "f8E4M3FN"},
 };
 
+size_t cmDtypeAliasesOf(const char *canonical, const char **out, size_t max) {
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof dtypeAliases / sizeof dtypeAliases[0]; i++)
+    if (!strcmp(dtypeAliases[i][1], canonical) && n < max)
+      out[n++] = dtypeAliases[i][0];
+  return n;
+}
+
 void cmCanonicalRegimeValue(const char *key, const char *value, char *out,
                             size_t size) {
   double number;
@@ -301,7 +311,7 @@ void cmCanonicalRegimeValue(const char *key, const char *value, char *out,
     snprintf(out, size, "%.17g", number);
     return;
   }
-  if (endsWith(key, "dtype")) {
+  if (cmIsDtypeKey(key)) {
     for (size_t i = 0; i < sizeof dtypeAliases / sizeof dtypeAliases[0]; i++)
       if (!strcasecmp(value, dtypeAliases[i][0])) {
         snprintf(out, size, "%s", dtypeAliases[i][1]);

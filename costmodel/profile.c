@@ -226,33 +226,68 @@ CmStatus cmProfileCreateFromDirWithoutTables(const char *dir, CmProfile *out,
   return createWithoutTables(dir, out, err);
 }
 
-CmStatus cmProfileLoadTablesFor(CmProfile profile,
-                                const char *const *kernelTypes,
-                                size_t numKernelTypes, CmError *err) {
+/* The value of field `name` in `query`, or NULL. */
+static const char *queryField(const CmQuery *query, const char *name) {
+  for (size_t i = 0; i < query->numFields; i++)
+    if (query->fields[i].name && !strcmp(query->fields[i].name, name))
+      return query->fields[i].value;
+  return NULL;
+}
+
+/* What a table must hold to answer `query` (false: no table can). */
+static bool needOf(const CmPolicySet *policies, const CmQuery *query,
+                   CmTableNeed *need) {
+  bool viaAnchor;
+  const CmPolicy *policy =
+      query->kernel ? cmPolicySetResolve(policies, query->kernel, &viaAnchor)
+                    : NULL;
+  if (!policy)
+    return false;
+  memset(need, 0, sizeof *need);
+  need->kernel = policy->kernel;
+  for (int r = 0; r < policy->numRegime; r++) {
+    const char *value = queryField(query, policy->regime[r]);
+    if (value && cmIsDtypeKey(policy->regime[r]))
+      cmCanonicalRegimeValue(policy->regime[r], value,
+                             need->dtypes[need->numDtypes++],
+                             sizeof need->dtypes[0]);
+  }
+  return true;
+}
+
+static bool sameNeed(const CmTableNeed *a, const CmTableNeed *b) {
+  if (strcmp(a->kernel, b->kernel) || a->numDtypes != b->numDtypes)
+    return false;
+  for (int d = 0; d < a->numDtypes; d++)
+    if (strcmp(a->dtypes[d], b->dtypes[d]))
+      return false;
+  return true;
+}
+
+CmStatus cmProfileLoadTablesFor(CmProfile profile, const CmQuery *queries,
+                                size_t numQueries, CmError *err) {
   struct CmProfileImpl *p = profile.ptr;
   if (p->tablesLoaded)
     return cmErrorSet(err, CM_ERR_QUERY, "the tables are already loaded");
   p->tablesLoaded = true;
-  const char **names = NULL;
+  CmTableNeed *needs = NULL;
   size_t n = 0;
-  if (kernelTypes) {
-    /* The table kernel of each type (its own or its anchor's), once. */
-    names = malloc((numKernelTypes + 1) * sizeof *names);
-    if (!names)
+  if (queries) {
+    /* Distinct needs only: a module has many kernels but few of these. */
+    needs = malloc((numQueries + 1) * sizeof *needs);
+    if (!needs)
       return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < numKernelTypes; i++) {
-      bool viaAnchor;
-      const CmPolicy *policy =
-          cmPolicySetResolve(&p->policies, kernelTypes[i], &viaAnchor);
-      bool seen = !policy;
+    for (size_t i = 0; i < numQueries; i++) {
+      if (!needOf(&p->policies, &queries[i], &needs[n]))
+        continue;
+      bool seen = false;
       for (size_t j = 0; j < n && !seen; j++)
-        seen = !strcmp(names[j], policy->kernel);
-      if (!seen)
-        names[n++] = policy->kernel;
+        seen = sameNeed(&needs[j], &needs[n]);
+      n += !seen;
     }
   }
-  CmStatus status = cmProfileLoadTables(p, names, n, err);
-  free(names);
+  CmStatus status = cmProfileLoadTables(p, needs, n, err);
+  free(needs);
   if (status != CM_OK)
     prefixDir(p->dir, err);
   return status;

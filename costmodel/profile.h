@@ -48,11 +48,20 @@ CmStatus cmFusionRulesLoad(const char *path, const char *name,
 /// Frees `numRules` rules and the array.
 void cmFusionRulesFree(CmFusionRule *rules, size_t numRules);
 
+/// What a table must contain to answer some query: its table kernel as a
+/// field and, for each element-type regime key the query gave, a cell that
+/// canonicalises to that value.
+typedef struct {
+  const char *kernel;             /* table kernel (borrowed)       */
+  int numDtypes;                  /* entries in dtypes             */
+  char dtypes[CM_MAX_REGIME][24]; /* canonical element types       */
+} CmTableNeed;
+
 /// Loads the tables/NAME.csv of `profile->dir` into `profile->groups`: all
-/// of them when `kernels` is NULL, else only those whose bytes mention one of
-/// the `numKernels` names.
+/// of them when `needs` is NULL, else only those whose bytes could hold a
+/// row for one of the `numNeeds` needs (the others are skipped unparsed).
 CmStatus cmProfileLoadTables(struct CmProfileImpl *profile,
-                             const char *const *kernels, size_t numKernels,
+                             const CmTableNeed *needs, size_t numNeeds,
                              CmError *err);
 
 #endif /* LATENCY_PROFILE_H */

@@ -54,24 +54,27 @@ static bool loadProfile(MlirOperation module, const char *name,
   return false;
 }
 
-/* Loads the tables that the kernel types of `fns` can be answered from. */
+/* Loads the tables that could answer the kernels of `fns`. */
 static bool loadTablesFor(MlirOperation module, CmProfile profile,
                           const LatFunctionReport *fns, long n) {
   size_t total = 0;
   for (long i = 0; i < n; i++)
     total += fns[i].graph.numKernels;
-  const char **types = malloc((total + 1) * sizeof *types);
-  if (!types)
+  CmQuery *queries = malloc((total + 1) * sizeof *queries);
+  if (!queries)
     return false;
   size_t count = 0;
   for (long i = 0; i < n; i++)
-    for (size_t k = 0; k < fns[i].graph.numKernels; k++)
-      types[count++] = fns[i].graph.kernels[k].type;
+    for (size_t k = 0; k < fns[i].graph.numKernels; k++) {
+      const LatKernel *kk = &fns[i].graph.kernels[k];
+      queries[count++] = (CmQuery){kk->type, kk->fields, (size_t)kk->numFields,
+                                   kk->flops, kk->bytes};
+    }
   CmError err;
-  bool ok = cmProfileLoadTablesFor(profile, types, count, &err) == CM_OK;
+  bool ok = cmProfileLoadTablesFor(profile, queries, count, &err) == CM_OK;
   if (!ok)
     emitProfileError(module, &err);
-  free(types);
+  free(queries);
   return ok;
 }
 

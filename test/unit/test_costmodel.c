@@ -214,7 +214,8 @@ TEST(tables_loaded_by_kernel_answer_as_a_full_load) {
   CmProfile full, lazy;
   CHECK(testLoadProfile(dir, &full));
   CHECK(cmProfileCreateFromDirWithoutTables(dir, &lazy, NULL) == CM_OK);
-  const char *types[] = {"matmul+add"}; /* resolves to the matmul table */
+  CmField bf16[] = {{"dtype", "bfloat16"}}; /* an alias of the rows' bf16 */
+  CmQuery types[] = {{"matmul+add", bf16, 1, -1, -1}}; /* the matmul table */
   CHECK(cmProfileLoadTablesFor(lazy, types, 1, NULL) == CM_OK);
   CHECK(cmProfileGetNumRows(lazy) == 3); /* u.csv never names matmul */
   CmEstimate a = ask(full, "matmul+add", "3", "64", "64", true);
@@ -223,6 +224,14 @@ TEST(tables_loaded_by_kernel_answer_as_a_full_load) {
   CmError err;
   CHECK(cmProfileLoadTablesFor(lazy, types, 1, &err) == CM_ERR_QUERY);
   cmProfileDestroy(full);
+  cmProfileDestroy(lazy);
+  /* A dtype no row has: nothing is parsed, the answer is the roofline as in
+   * a full load. */
+  CmField f32[] = {{"dtype", "F32"}};
+  CmQuery other[] = {{"matmul", f32, 1, -1, -1}};
+  CHECK(cmProfileCreateFromDirWithoutTables(dir, &lazy, NULL) == CM_OK);
+  CHECK(cmProfileLoadTablesFor(lazy, other, 1, NULL) == CM_OK);
+  CHECK(cmProfileGetNumRows(lazy) == 0);
   cmProfileDestroy(lazy);
 }
 

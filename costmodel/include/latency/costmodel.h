@@ -58,22 +58,6 @@ typedef struct {
 /// with file:line and the reason, and leaves `*out` null.
 CmStatus cmProfileCreateFromDir(const char *dir, CmProfile *out, CmError *err);
 
-/// Loads `dir` as cmProfileCreateFromDir does but reads none of its tables:
-/// call cmProfileLoadTablesFor once before the first estimate. For tools
-/// that learn which kernels they will ask about only later (the passes).
-CmStatus cmProfileCreateFromDirWithoutTables(const char *dir, CmProfile *out,
-                                             CmError *err);
-
-/// Reads the tables of `profile` that hold rows for any of the
-/// `numKernelTypes` kernel types (each resolved to its own table kernel or its
-/// anchor's); NULL reads all. A table whose bytes never name one of those
-/// kernels is skipped unparsed, so answers for those kernels are exactly
-/// those of a full load. Call once, before any estimate; a second call is
-/// CM_ERR_QUERY.
-CmStatus cmProfileLoadTablesFor(CmProfile profile,
-                                const char *const *kernelTypes,
-                                size_t numKernelTypes, CmError *err);
-
 /// Resolves `nameOrPath` to a profile directory in `out` (`size` bytes): a
 /// path to a directory is taken as is; a bare name is looked up among the
 /// shipped profiles (the source tree's, then the installed ones). NULL or ""
@@ -178,6 +162,23 @@ static inline CmOptions cmOptionsDefault(void) {
   CmOptions options = {true};
   return options;
 }
+
+/*--------------------------------------------------- loading by query --*/
+
+/// Loads `dir` as cmProfileCreateFromDir does but reads none of its tables:
+/// call cmProfileLoadTablesFor once before the first estimate. For tools
+/// that learn which queries they will ask only later (the passes).
+CmStatus cmProfileCreateFromDirWithoutTables(const char *dir, CmProfile *out,
+                                             CmError *err);
+
+/// Reads the tables of `profile` that could answer any of the `numQueries`
+/// `queries` (NULL: all tables). A table is skipped unparsed when its bytes
+/// cannot hold a matching row: one with the query's table kernel (its own or
+/// its anchor's) as a field and a cell for each element-type regime value the
+/// query gives. Answers to those queries are exactly those of a full load.
+/// Call once, before any estimate; a second call is CM_ERR_QUERY.
+CmStatus cmProfileLoadTablesFor(CmProfile profile, const CmQuery *queries,
+                                size_t numQueries, CmError *err);
 
 /*-------------------------------------------------------------- estimate --*/
 
