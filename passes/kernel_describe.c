@@ -175,11 +175,14 @@ static double opFlops(const LatNode *n) {
     MatmulShape s;
     return matmulShape(op, &s) ? 2 * s.m * s.n * s.k * s.batch : 0;
   }
-  if (strstr(n->cls.name, "conv2d") && mlirOperationGetNumOperands(op) >= 2) {
+  if (!strcmp(n->cls.name, "matvec") && mlirOperationGetNumOperands(op) >= 1)
+    return 2 * latShapeOf(mlirOperationGetOperand(op, 0)).elements;
+  if (strstr(n->cls.name, "conv") && mlirOperationGetNumOperands(op) >= 2) {
     LatShape w = latShapeOf(mlirOperationGetOperand(op, 1));
     char name[96];
     latOpName(op, name, sizeof name);
-    int c = strstr(name, "nchw") ? 1 : out.rank - 1;
+    /* Channels-first layouts (nchw, ncw, ncdhw) keep channels at dim 1. */
+    int c = strstr(name, "_nc") ? 1 : out.rank - 1;
     double cout = out.rank > c ? (double)out.dims[c] : 0;
     return cout > 0 ? 2 * out.elements * w.elements / cout : 0;
   }

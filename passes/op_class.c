@@ -39,13 +39,48 @@ static const NamedClass kNamed[] = {
     {"tosa.reciprocal", "div", LAT_ROLE_COSTED, 1},
     {"tosa.rsqrt", "rsqrt", LAT_ROLE_COSTED, 2},
     {"tosa.clamp", "clamp", LAT_ROLE_COSTED, 2},
-    {"tosa.maximum", "relu", LAT_ROLE_COSTED, 1},
+    /* tosa.maximum is classified in latClassify: relu only against a
+     * constant. */
     {"tosa.sigmoid", "sigmoid", LAT_ROLE_COSTED, 4},
     {"tosa.tanh", "tanh", LAT_ROLE_COSTED, 4},
     {"tosa.exp", "exp", LAT_ROLE_COSTED, 4},
     {"linalg.exp", "exp", LAT_ROLE_COSTED, 4},
     {"linalg.powf", "pow", LAT_ROLE_COSTED, 4},
     {"linalg.negf", "neg", LAT_ROLE_COSTED, 1},
+    {"linalg.softmax", "softmax", LAT_ROLE_COSTED, 5},
+    {"tosa.negate", "neg", LAT_ROLE_COSTED, 1},
+    {"tosa.pow", "pow", LAT_ROLE_COSTED, 4},
+    {"tosa.rescale", "cast", LAT_ROLE_COSTED, 2},
+    {"tosa.argmax", "reduce", LAT_ROLE_COSTED, 1},
+    {"tosa.table", "gather", LAT_ROLE_COSTED, 0},
+    {"tosa.scatter", "gather", LAT_ROLE_COSTED, 0},
+    {"tosa.concat", "concat", LAT_ROLE_COSTED, 0},
+    {"tensor.concat", "concat", LAT_ROLE_COSTED, 0},
+    {"tosa.tile", "copy", LAT_ROLE_COSTED, 0},
+    {"tosa.reverse", "copy", LAT_ROLE_COSTED, 0},
+    {"tosa.resize", "resize", LAT_ROLE_COSTED, 4},
+    {"tensor.insert_slice", "copy", LAT_ROLE_COSTED, 0},
+    {"tensor.gather", "gather", LAT_ROLE_COSTED, 0},
+    {"tensor.scatter", "gather", LAT_ROLE_COSTED, 0},
+    {"linalg.pack", "copy", LAT_ROLE_COSTED, 0},
+    {"linalg.unpack", "copy", LAT_ROLE_COSTED, 0},
+    {"tosa.conv3d", "conv3d", LAT_ROLE_COSTED, 0},
+    {"tosa.transpose_conv2d", "transpose_conv2d", LAT_ROLE_COSTED, 0},
+    {"tosa.fft2d", "fft", LAT_ROLE_COSTED, 10},
+    {"tosa.rfft2d", "fft", LAT_ROLE_COSTED, 10},
+    {"linalg.matvec", "matvec", LAT_ROLE_COSTED, 0},
+    {"linalg.vecmat", "matvec", LAT_ROLE_COSTED, 0},
+    {"linalg.batch_matvec", "matvec", LAT_ROLE_COSTED, 0},
+    {"linalg.batch_vecmat", "matvec", LAT_ROLE_COSTED, 0},
+    {"linalg.dot", "matvec", LAT_ROLE_COSTED, 0},
+    {"linalg.contract", "matmul", LAT_ROLE_COSTED, 0},
+    {"linalg.batch_reduce_matmul", "matmul", LAT_ROLE_COSTED, 0},
+    {"linalg.elementwise", "elementwise", LAT_ROLE_COSTED, 1},
+    {"linalg.map", "elementwise", LAT_ROLE_COSTED, 1},
+    {"tensor.bitcast", "reshape", LAT_ROLE_VIEW, 0},
+    {"tensor.splat", "const", LAT_ROLE_SKIP, 0},
+    {"tensor.from_elements", "const", LAT_ROLE_SKIP, 0},
+    {"tosa.variable", "const", LAT_ROLE_SKIP, 0},
     {"tosa.erf", "erf", LAT_ROLE_COSTED, 8},
     {"math.erf", "erf", LAT_ROLE_COSTED, 8}, /* on tensors, in TOSA graphs */
     {"math.exp", "exp", LAT_ROLE_COSTED, 4},
@@ -87,11 +122,54 @@ static const NamedClass kNamed[] = {
     {"tensor.dim", "scalar", LAT_ROLE_SKIP, 0},
 };
 
-/* Prefixes of named conv / pooling families. */
+/* Prefixes of named op families, first match wins. */
 static const NamedClass kPrefixes[] = {
     {"linalg.depthwise_conv_2d", "depthwise_conv2d", LAT_ROLE_COSTED, 0},
+    {"linalg.depthwise_conv_", "depthwise_conv2d", LAT_ROLE_COSTED, 0},
     {"linalg.conv_2d", "conv2d", LAT_ROLE_COSTED, 0},
+    {"linalg.conv_3d", "conv3d", LAT_ROLE_COSTED, 0},
+    {"linalg.conv_1d", "conv1d", LAT_ROLE_COSTED, 0},
     {"linalg.pooling_", "pool", LAT_ROLE_COSTED, 0},
+    {"linalg.matmul", "matmul", LAT_ROLE_COSTED, 0},       /* _transpose_a/b */
+    {"linalg.batch_matmul", "matmul", LAT_ROLE_COSTED, 0}, /* _transpose_a/b */
+    {"tosa.reduce_", "reduce", LAT_ROLE_COSTED, 1},
+    {"tosa.logical_", "elementwise", LAT_ROLE_COSTED, 1},
+    {"tosa.bitwise_", "elementwise", LAT_ROLE_COSTED, 1},
+};
+
+/* Elementwise ops of TOSA and named linalg without a class of their own. */
+static const char *const kElementwise[] = {
+    "tosa.abs",
+    "tosa.ceil",
+    "tosa.floor",
+    "tosa.log",
+    "tosa.sin",
+    "tosa.cos",
+    "tosa.minimum",
+    "tosa.greater",
+    "tosa.greater_equal",
+    "tosa.equal",
+    "tosa.select",
+    "tosa.intdiv",
+    "tosa.clz",
+    "tosa.arithmetic_right_shift",
+    "tosa.logical_left_shift",
+    "tosa.logical_right_shift",
+    "linalg.abs",
+    "linalg.ceil",
+    "linalg.floor",
+    "linalg.log",
+    "linalg.max",
+    "linalg.min",
+    "linalg.sqrt",
+    "linalg.rsqrt",
+    "linalg.square",
+    "linalg.tanh",
+    "linalg.erf",
+    "linalg.reciprocal",
+    "linalg.round",
+    "linalg.select",
+    "linalg.div_unsigned",
 };
 
 typedef struct {
@@ -193,13 +271,28 @@ static LatOpClass classifyGeneric(MlirOperation op) {
   return c;
 }
 
+/* True when operand `i` of `op` is produced by a constant. */
+static bool isConstantOperand(MlirOperation op, intptr_t i) {
+  MlirOperation p = latProducer(mlirOperationGetOperand(op, i));
+  return !mlirOperationIsNull(p) &&
+         (latOpIs(p, "tosa.const") || latOpIs(p, "arith.constant"));
+}
+
 LatOpClass latClassify(MlirOperation op) {
+  if (latOpIs(op, "tosa.maximum")) /* PyTorch's ReLU is max(x, 0) */
+    return (LatOpClass){isConstantOperand(op, 0) || isConstantOperand(op, 1)
+                            ? "relu"
+                            : "elementwise",
+                        LAT_ROLE_COSTED, 1};
   for (size_t i = 0; i < sizeof kNamed / sizeof kNamed[0]; i++)
     if (latOpIs(op, kNamed[i].op))
       return (LatOpClass){kNamed[i].cls, kNamed[i].role, kNamed[i].flops};
   for (size_t i = 0; i < sizeof kPrefixes / sizeof kPrefixes[0]; i++)
     if (latOpHasPrefix(op, kPrefixes[i].op))
       return (LatOpClass){kPrefixes[i].cls, kPrefixes[i].role, 0};
+  for (size_t i = 0; i < sizeof kElementwise / sizeof kElementwise[0]; i++)
+    if (latOpIs(op, kElementwise[i]))
+      return (LatOpClass){"elementwise", LAT_ROLE_COSTED, 1};
   if (latOpIs(op, "linalg.generic"))
     return classifyGeneric(op);
   /* Ops that produce no tensor (asserts, scalar checks, index math) cost
@@ -209,5 +302,8 @@ LatOpClass latClassify(MlirOperation op) {
     tensorResult |= latShapeOf(mlirOperationGetResult(op, r)).isTensor;
   if (!tensorResult)
     return (LatOpClass){"scalar", LAT_ROLE_SKIP, 0};
+  /* arith and math ops applied to whole tensors are elementwise. */
+  if (latOpHasPrefix(op, "arith.") || latOpHasPrefix(op, "math."))
+    return (LatOpClass){"elementwise", LAT_ROLE_COSTED, 1};
   return (LatOpClass){"unknown", LAT_ROLE_UNKNOWN, 1};
 }

@@ -12,7 +12,8 @@ usage: scripts/make-fusion-rules.py gpu|cpu > PROFILE/fusion.csv
 """
 import sys
 
-ANCHORS = ["conv2d", "depthwise_conv2d", "matmul", "batch_matmul"]
+ANCHORS = ["conv1d", "conv2d", "conv3d", "depthwise_conv2d", "transpose_conv2d",
+           "matmul", "batch_matmul"]
 EPILOGUE = ["add", "sub", "mul", "div", "relu", "relu6", "clamp", "sigmoid",
             "tanh", "gelu", "batchnorm", "exp", "erf", "cast", "rsqrt", "neg",
             "pow"]

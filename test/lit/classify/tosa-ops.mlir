@@ -1,0 +1,29 @@
+// Ops beyond the bundled models are classified, not reported as unknown:
+// -verify-diagnostics fails on any unexpected warning.
+// RUN: %mlir_opt --load-pass-plugin=%plugin --annotate-latency=report=- -verify-diagnostics %s -o /dev/null | FileCheck %s
+// CHECK: | conv3d | 1 |
+// CHECK-SAME: compute
+// CHECK: | elementwise+elementwise+elementwise+neg+elementwise+elementwise+pow | 7 |
+// CHECK: | concat |
+// CHECK: | reduce |
+// CHECK: | reduce |
+// CHECK: | sigmoid |
+func.func @tosa_more(%x: tensor<1x8x8x4xf32>, %w3: tensor<8x3x3x3x4xf32>, %v: tensor<1x4x8x8x4xf32>, %a: tensor<2x8xf32>, %b: tensor<2x8xf32>, %i: tensor<2x8xi32>) -> (tensor<2x8xf32>) {
+  %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %bias = "tosa.const"() <{values = dense<0.0> : tensor<8xf32>}> : () -> tensor<8xf32>
+  %c3 = tosa.conv3d %v, %w3, %bias, %z, %z {acc_type = f32, dilation = array<i64: 1, 1, 1>, pad = array<i64: 1, 1, 1, 1, 1, 1>, stride = array<i64: 1, 1, 1>} : (tensor<1x4x8x8x4xf32>, tensor<8x3x3x3x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x8x8x8xf32>
+  %m = tosa.maximum %a, %b : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %n = tosa.minimum %m, %b : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %ab = tosa.abs %n : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %ng = tosa.negate %ab, %z, %z : (tensor<2x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8xf32>
+  %lg = tosa.log %ng : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %fl = tosa.floor %lg : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %pw = tosa.pow %fl, %b : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %gt = tosa.greater %pw, %b : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xi1>
+  %sel = tosa.select %gt, %pw, %b : (tensor<2x8xi1>, tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %cat = tosa.concat %sel, %a {axis = 0 : i32} : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<4x8xf32>
+  %mn = tosa.reduce_min %cat {axis = 0 : i32} : (tensor<4x8xf32>) -> tensor<1x8xf32>
+  %am = tosa.argmax %cat {axis = 0 : i32} : (tensor<4x8xf32>) -> tensor<8xi32>
+  %s = tosa.sigmoid %sel : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %s : tensor<2x8xf32>
+}
