@@ -1,8 +1,8 @@
 /*===- patterns.c - multi-op templates: attention, GELU, softmax, norms ----===*
  *
- * Exporters decompose ops users think of as one (erf-GELU, softmax,
- * LayerNorm, RMSNorm) and write attention as matmul -> scale -> mask ->
- * softmax -> matmul. Every pattern here is found the same way: pick a sink
+ * Exporters decompose ops users think of as one (erf- and tanh-GELU, SiLU,
+ * softmax, LayerNorm, RMSNorm) and write attention as matmul -> scale -> mask
+ *-> softmax -> matmul. Every pattern here is found the same way: pick a sink
  * and an input, then grow a region backwards from the sink, taking a
  * producer only when all of its users are already in the region and its
  * class is elementwise, a reduction or a view, and never taking the input's
@@ -38,9 +38,9 @@ static bool isClass(const LatNode *n, const char *name) {
 /* Classes a decomposed pattern is made of. */
 static bool growable(const LatNode *n) {
   static const char *const classes[] = {
-      "add",         "sub",  "mul",   "div",  "exp",     "reduce",
-      "rsqrt",       "pow",  "neg",   "cast", "copy",    "erf",
-      "elementwise", "relu", "clamp", "tanh", "reshape", "broadcast"};
+      "add",   "sub",  "mul",     "div",       "exp",    "reduce",      "rsqrt",
+      "pow",   "neg",  "cast",    "copy",      "erf",    "elementwise", "relu",
+      "clamp", "tanh", "reshape", "broadcast", "sigmoid"};
   if (n->group >= 0 || n->cls.role == LAT_ROLE_SKIP)
     return false;
   for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
@@ -224,6 +224,86 @@ static void matchNorm(LatGraph *g, int rsqrt) {
   makeGroup(g, &r, countClass(g, &r, "reduce") >= 2 ? "layernorm" : "rmsnorm");
 }
 
+/* True when every operand from outside the region comes from `x` or a
+ * constant (SKIP role) or a block argument (weights). */
+static bool onlyInput(const LatGraph *g, const Region *r, int x) {
+  for (int k = 0; k < r->count; k++) {
+    MlirOperation op = g->nodes[r->nodes[k]].op;
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+      MlirValue v = mlirOperationGetOperand(op, i);
+      int p = latGraphFind(g, latProducer(v));
+      bool constant = p >= 0 && g->nodes[p].cls.role == LAT_ROLE_SKIP;
+      bool unknown = p < 0 && !mlirOperationIsNull(latProducer(v));
+      if (p >= 0 && p != x && !inRegion(r, p) && !constant)
+        return false;
+      if (unknown) /* produced in an enclosing region: not a pure input */
+        return false;
+    }
+  }
+  return true;
+}
+
+/* Users of node `n` inside region `r`. */
+static int usersIn(const LatGraph *g, int n, const Region *r) {
+  int count = 0;
+  for (int k = 0; k < r->count; k++)
+    for (intptr_t i = 0;
+         i < mlirOperationGetNumOperands(g->nodes[r->nodes[k]].op); i++)
+      if (producerOf(g, r->nodes[k], i) == n) {
+        count++;
+        break;
+      }
+  return count;
+}
+
+/* The input of an activation region: the member used most (at least twice)
+ * inside it, earliest on ties, else its single outside producer; -1 when
+ * neither exists. */
+static int activationInput(const LatGraph *g, const Region *r) {
+  int best = -1, bestUsers = 1;
+  for (int k = 0; k < r->count; k++) {
+    int users = usersIn(g, r->nodes[k], r);
+    if (users > bestUsers ||
+        (users == bestUsers && best >= 0 && users > 1 && r->nodes[k] < best))
+      best = r->nodes[k], bestUsers = users;
+  }
+  if (best >= 0)
+    return best;
+  int outside = -1;
+  for (int k = 0; k < r->count; k++)
+    for (intptr_t i = 0;
+         i < mlirOperationGetNumOperands(g->nodes[r->nodes[k]].op); i++) {
+      int p = producerOf(g, r->nodes[k], i);
+      if (p < 0 || inRegion(r, p) || g->nodes[p].cls.role == LAT_ROLE_SKIP)
+        continue;
+      if (outside >= 0 && outside != p)
+        return -1;
+      outside = p;
+    }
+  return outside;
+}
+
+/* x * sigmoid(x) (SiLU, also as x / (1 + exp(-x))) and tanh-GELU, at the
+ * final multiply: the region back to the input x, which it uses at least
+ * twice; no reductions. */
+static void matchActivation(LatGraph *g, int mul) {
+  Region r = {{mul}, 1};
+  grow(g, &r, -1, -1);
+  int x = activationInput(g, &r);
+  if (x < 0 || countClass(g, &r, "reduce"))
+    return;
+  if (inRegion(&r, x)) { /* the input is a member: cut the region at it */
+    r = (Region){{mul}, 1};
+    grow(g, &r, x, -1);
+  }
+  if (r.count < 2 || !onlyInput(g, &r, x) || usersIn(g, x, &r) < 2)
+    return;
+  if (countClass(g, &r, "tanh"))
+    makeGroup(g, &r, "gelu");
+  else if (countClass(g, &r, "sigmoid") || countClass(g, &r, "exp"))
+    makeGroup(g, &r, "silu");
+}
+
 void latGraphMatchPatterns(LatGraph *g, bool fusion) {
   for (size_t i = 0; fusion && i < g->numNodes; i++)
     if (isClass(&g->nodes[i], "matmul") && g->nodes[i].group < 0)
@@ -245,4 +325,7 @@ void latGraphMatchPatterns(LatGraph *g, bool fusion) {
         (isClass(n, "rsqrt") || (isClass(n, "pow") && !squares)))
       matchNorm(g, (int)i);
   }
+  for (size_t i = 0; i < g->numNodes; i++)
+    if (isClass(&g->nodes[i], "mul") && g->nodes[i].group < 0)
+      matchActivation(g, (int)i);
 }

@@ -16,7 +16,7 @@ ANCHORS = ["conv1d", "conv2d", "conv3d", "depthwise_conv2d", "transpose_conv2d",
            "matmul", "batch_matmul"]
 EPILOGUE = ["add", "sub", "mul", "div", "relu", "relu6", "clamp", "sigmoid",
             "tanh", "gelu", "batchnorm", "exp", "erf", "cast", "rsqrt", "neg",
-            "pow"]
+            "pow", "silu", "softmax"]
 ELEMENTWISE = EPILOGUE + ["elementwise"]
 
 

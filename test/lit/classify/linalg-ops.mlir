@@ -3,8 +3,7 @@
 // RUN: %mlir_opt --load-pass-plugin=%plugin --annotate-latency=report=- -verify-diagnostics %s -o /dev/null | FileCheck %s
 // CHECK: | matvec |
 // CHECK: | conv2d | 1 | batch=1 hw=6x14 cin=4 cout=8 window=9 stride=1 |
-// CHECK: | softmax |
-// CHECK: | elementwise+elementwise+elementwise+elementwise+tanh | 5 |
+// CHECK: | softmax+elementwise+elementwise+elementwise+elementwise+tanh | 6 |
 // CHECK: | concat |
 func.func @linalg_more(%A: tensor<16x32xf32>, %x: tensor<32xf32>, %y: tensor<16xf32>, %I: tensor<1x8x16x4xf32>, %W: tensor<3x3x4x8xf32>, %S: tensor<2x16x32xf32>) -> tensor<2x16x32xf32> {
   %e16 = tensor.empty() : tensor<16xf32>
