@@ -262,8 +262,8 @@ CmStatus cmPreparedEstimate(const CmPrepared *prep, const double *axes,
     cmBuiltinWork(policy->kernel, preparedValue, &values, prep->dtype,
                   prep->kvDtype, &flops, &bytes);
   }
-  cmRoofline(prep->profile, prep->dtype[0] ? prep->dtype : NULL, flops, bytes,
-             out);
+  cmRoofline(prep->profile, policy ? policy->kernel : NULL,
+             prep->dtype[0] ? prep->dtype : NULL, flops, bytes, out);
   return CM_OK;
 }
 

@@ -1,7 +1,10 @@
 /*===- roofline.c - the analytic default tier ------------------------------===*
  *
  * latency = max(flops / (peak[dtype] * compute_efficiency),
- *               bytes / (mem_bw * memory_efficiency)) + launch_us.
+ *               bytes / (mem_bw * memory_efficiency)) + launch_us, where
+ * launch_us.<kernel>, compute_efficiency.<kernel> and
+ * memory_efficiency.<kernel> (the table kernel, e.g. launch_us.attention)
+ * override the device-wide values when device.csv has them.
  * Bytes are those crossing the kernel boundary (the caller's job for fused
  * kernels). With only one of the two bounds known, that one answers and the
  * reason says what was missing.
@@ -15,8 +18,20 @@
 #include <stdio.h>
 #include <string.h>
 
-bool cmRoofline(CmProfile profile, const char *dtype, double flops,
-                double bytes, CmEstimate *out) {
+/* device.csv's `key.<kernel>` when present, else `key`, else `fallback`:
+ * per-kernel values (launch_us.attention) refine device-wide ones. */
+static double deviceNumberFor(CmProfile profile, const char *key,
+                              const char *kernel, double fallback) {
+  char specific[160];
+  snprintf(specific, sizeof specific, "%s.%s", key, kernel ? kernel : "");
+  double value =
+      kernel ? cmProfileGetDeviceNumber(profile, specific, NAN) : NAN;
+  return isnan(value) ? cmProfileGetDeviceNumber(profile, key, fallback)
+                      : value;
+}
+
+bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
+                double flops, double bytes, CmEstimate *out) {
   out->flops = flops;
   out->bytes = bytes;
   char key[96];
@@ -28,7 +43,7 @@ bool cmRoofline(CmProfile profile, const char *dtype, double flops,
   double computeEff =
       cmProfileGetDeviceNumber(profile, "compute_efficiency", 1);
   double memoryEff = cmProfileGetDeviceNumber(profile, "memory_efficiency", 1);
-  double launch = cmProfileGetDeviceNumber(profile, "launch_us", 0);
+  double launch = deviceNumberFor(profile, "launch_us", kernel, 0);
 
   bool haveCompute = flops >= 0 && peak > 0 && computeEff > 0;
   bool haveMemory = bytes >= 0 && bandwidth > 0 && memoryEff > 0;

@@ -5,9 +5,10 @@
 #include "latency/costmodel.h"
 
 /// Fills the roofline answer for `flops` and `bytes` (negative: unknown) of
-/// element type `dtype` (may be NULL) from the device of `profile`; returns
-/// false with the reason when neither bound can be computed.
-bool cmRoofline(CmProfile profile, const char *dtype, double flops,
-                double bytes, CmEstimate *out);
+/// a kernel whose table kernel is `kernel` (may be NULL) and element type
+/// `dtype` (may be NULL) from the device of `profile`; returns false with the
+/// reason when neither bound can be computed.
+bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
+                double flops, double bytes, CmEstimate *out);
 
 #endif /* LATENCY_ROOFLINE_H */

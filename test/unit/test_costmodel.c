@@ -102,6 +102,24 @@ TEST(roofline_is_max_of_bounds_plus_launch) {
   cmProfileDestroy(p);
 }
 
+TEST(per_kernel_device_values_override_device_wide_ones) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/perkernel", scratch);
+  CHECK(testMakeProfile(dir, NULL, kLine));
+  CHECK(testWriteFile(dir, "device.csv",
+                      "key,value\npeak_flops.bf16,1e15\nmem_bw,1e12\n"
+                      "launch_us,2\nlaunch_us.matmul,10\n"));
+  CmProfile p;
+  CHECK(testLoadProfile(dir, &p));
+  CmEstimate e = ask(p, "matmul+add", "100", "100", "100", false);
+  CHECK(e.source == CM_SOURCE_ROOFLINE && e.launchUs == 10);
+  CmField fields[] = {{"dtype", "bf16"}};
+  CmQuery other = {"conv2d", fields, 1, 1e9, 1e6};
+  CHECK(cmProfileEstimate(p, &other, NULL, &e, NULL) == CM_OK);
+  CHECK(e.launchUs == 2); /* no table kernel: the device-wide value */
+  cmProfileDestroy(p);
+}
+
 TEST(fused_kernel_uses_anchor_table_and_says_so) {
   CmProfile p = profileWith("alias", NULL, kLine);
   CmEstimate e = ask(p, "matmul+add", "2", "64", "64", true);
@@ -280,6 +298,7 @@ int main(int argc, char **argv) {
                    T(out_of_range_is_never_extrapolated),
                    T(interpolation_off_is_exact_then_roofline),
                    T(roofline_is_max_of_bounds_plus_launch),
+                   T(per_kernel_device_values_override_device_wide_ones),
                    T(fused_kernel_uses_anchor_table_and_says_so),
                    T(two_d_delaunay_on_a_plane),
                    T(three_d_delaunay_in_a_volume),
