@@ -118,22 +118,49 @@ static void describeMatmul(LatKernel *k, MlirOperation op, bool *batched) {
     snprintf(k->axes + used, sizeof k->axes - used, " batch=%.0f", s.batch);
 }
 
+/* The leading dims of Q as [batch, heads, seq, head_dim], found by looking
+ * through up to three views (reshape, collapse) above the scores matmul's
+ * first operand; false when no such rank-4 shape is there. */
+static bool queryBatchHeads(const LatGraph *g, MlirOperation scores, double seq,
+                            double headDim, double *batch, double *heads) {
+  MlirValue v = mlirOperationGetOperand(scores, 0);
+  for (int step = 0; step < 4; step++) {
+    LatShape s = latShapeOf(v);
+    if (s.rank == 4 && (double)s.dims[2] == seq &&
+        (double)s.dims[3] == headDim) {
+      *batch = (double)s.dims[0];
+      *heads = (double)s.dims[1];
+      return true;
+    }
+    int n = latGraphFind(g, latProducer(v));
+    if (n < 0 || g->nodes[n].cls.role != LAT_ROLE_VIEW ||
+        mlirOperationGetNumOperands(g->nodes[n].op) < 1)
+      return false;
+    v = mlirOperationGetOperand(g->nodes[n].op, 0);
+  }
+  return false;
+}
+
 /* Attention from its first matmul, scores = Q K^T: [.., seq, kv] from
- * [.., seq, head_dim]. Graphs here are batch 1, so the leading dims are
- * heads; kv_heads = heads (no grouped-query sharing is visible). */
-static void describeAttention(LatKernel *k, MlirOperation scores) {
+ * [.., seq, head_dim]. The leading dims are batch x heads: split by Q's
+ * rank-4 shape when a view above shows it, else taken as heads with batch 1.
+ * kv_heads = heads (grouped-query sharing is not visible here). */
+static void describeAttention(const LatGraph *g, LatKernel *k,
+                              MlirOperation scores) {
   MatmulShape s;
   if (!matmulShape(scores, &s))
     return;
+  double batch = 1, heads = s.batch;
+  queryBatchHeads(g, scores, s.m, s.k, &batch, &heads);
   addField(k, "seq", s.m);
-  addField(k, "batch", 1);
-  addField(k, "heads", s.batch);
+  addField(k, "batch", batch);
+  addField(k, "heads", heads);
   addField(k, "head_dim", s.k);
-  addField(k, "kv_heads", s.batch);
+  addField(k, "kv_heads", heads);
   addField(k, "window", 0);
   snprintf(k->axes, sizeof k->axes,
-           "batch=1 seq=%.0f kv_len=%.0f heads=%.0f head_dim=%.0f", s.m, s.n,
-           s.batch, s.k);
+           "batch=%.0f seq=%.0f kv_len=%.0f heads=%.0f head_dim=%.0f", batch,
+           s.m, s.n, heads, s.k);
 }
 
 /* Conv work: 2 * output elements * (weight elements / output channels). */
@@ -247,7 +274,7 @@ static void describeKernel(LatGraph *g, int kernel) {
     k->flops += opFlops(&g->nodes[i]);
   }
   if (rootNode->group >= 0 && !strcmp(rootNode->groupClass, "attention"))
-    describeAttention(k, root);
+    describeAttention(g, k, root);
   else if (!strcmp(rootNode->cls.name, "matmul"))
     describeMatmul(k, root, &batched);
   else if (strstr(rootNode->cls.name, "conv2d"))
