@@ -141,10 +141,35 @@ static bool queryBatchHeads(const LatGraph *g, MlirOperation scores, double seq,
   return false;
 }
 
+/* Key/value heads of grouped-query attention: the smallest heads dim of a
+ * rank-4 [batch, kv_heads, ., .] shape on K's path above the scores matmul
+ * (through views, transposes, broadcasts and tiles that repeat KV heads)
+ * that divides `heads`; `heads` when K's path shows none smaller. */
+static double keyValueHeads(const LatGraph *g, MlirOperation scores,
+                            double batch, double heads) {
+  double kvHeads = heads;
+  MlirValue v = mlirOperationGetOperand(scores, 1);
+  for (int step = 0; step < 6; step++) {
+    LatShape s = latShapeOf(v);
+    double h = s.rank == 4 ? (double)s.dims[1] : 0;
+    if (s.rank == 4 && (double)s.dims[0] == batch && h >= 1 && h < kvHeads &&
+        (int64_t)heads % (int64_t)h == 0)
+      kvHeads = h;
+    int n = latGraphFind(g, latProducer(v));
+    const char *cls = n >= 0 ? g->nodes[n].cls.name : "";
+    if (n < 0 || mlirOperationGetNumOperands(g->nodes[n].op) < 1 ||
+        (g->nodes[n].cls.role != LAT_ROLE_VIEW && strcmp(cls, "transpose") &&
+         strcmp(cls, "broadcast") && strcmp(cls, "copy")))
+      break;
+    v = mlirOperationGetOperand(g->nodes[n].op, 0);
+  }
+  return kvHeads;
+}
+
 /* Attention from its first matmul, scores = Q K^T: [.., seq, kv] from
  * [.., seq, head_dim]. The leading dims are batch x heads: split by Q's
- * rank-4 shape when a view above shows it, else taken as heads with batch 1.
- * kv_heads = heads (grouped-query sharing is not visible here). */
+ * rank-4 shape when a view above shows it, else taken as heads with batch 1;
+ * kv_heads from K's path (grouped-query attention). */
 static void describeAttention(const LatGraph *g, LatKernel *k,
                               MlirOperation scores) {
   MatmulShape s;
@@ -152,15 +177,17 @@ static void describeAttention(const LatGraph *g, LatKernel *k,
     return;
   double batch = 1, heads = s.batch;
   queryBatchHeads(g, scores, s.m, s.k, &batch, &heads);
+  double kvHeads = keyValueHeads(g, scores, batch, heads);
   addField(k, "seq", s.m);
   addField(k, "batch", batch);
   addField(k, "heads", heads);
   addField(k, "head_dim", s.k);
-  addField(k, "kv_heads", heads);
+  addField(k, "kv_heads", kvHeads);
   addField(k, "window", 0);
   snprintf(k->axes, sizeof k->axes,
-           "batch=%.0f seq=%.0f kv_len=%.0f heads=%.0f head_dim=%.0f", batch,
-           s.m, s.n, heads, s.k);
+           "batch=%.0f seq=%.0f kv_len=%.0f heads=%.0f kv_heads=%.0f "
+           "head_dim=%.0f",
+           batch, s.m, s.n, heads, kvHeads, s.k);
 }
 
 /* Conv work: 2 * output elements * (weight elements / output channels). */
