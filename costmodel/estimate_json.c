@@ -40,7 +40,7 @@ double cmDtypeGetSize(const char *dtype) {
   return 0;
 }
 
-static void printString(FILE *out, const char *text) {
+void cmJsonPrintString(FILE *out, const char *text) {
   fputc('"', out);
   for (const unsigned char *s = (const unsigned char *)(text ? text : ""); *s;
        s++) {
@@ -67,7 +67,7 @@ static void printCorners(FILE *out, const CmEstimate *e) {
   for (int i = 0; i < e->numCorners; i++) {
     fputs(i ? ",{" : "{", out);
     for (int a = 0; a < e->numAxes; a++) {
-      printString(out, e->axisNames[a]);
+      cmJsonPrintString(out, e->axisNames[a]);
       fputc(':', out);
       printNumber(out, e->corners[i].axes[a]);
       fputc(',', out);
@@ -86,7 +86,7 @@ static void printLines(FILE *out, const CmEstimate *e) {
   for (int i = 0; i < e->numLines; i++) {
     const CmLine *l = &e->lines[i];
     fputs(i ? ",{\"axis\":" : "{\"axis\":", out);
-    printString(out, e->axisNames[l->axis]);
+    cmJsonPrintString(out, e->axisNames[l->axis]);
     fputs(",\"lo\":", out);
     printNumber(out, l->lo);
     fputs(",\"hi\":", out);
@@ -106,21 +106,22 @@ void cmEstimatePrintJson(const CmEstimate *e, FILE *out) {
   fputs("{\"latency_us\":", out);
   printNumber(out, e->source == CM_SOURCE_UNKNOWN ? NAN : e->latencyUs);
   fputs(",\"source\":", out);
-  printString(out, cmSourceGetName(e->source));
+  cmJsonPrintString(out, cmSourceGetName(e->source));
   fputs(",\"confidence\":", out);
   printNumber(out, e->confidence);
   fputs(",\"method\":", out);
-  printString(out, cmMethodGetName(e->method));
+  cmJsonPrintString(out, cmMethodGetName(e->method));
   fprintf(out, ",\"dim\":%d,\"kernel\":", e->dim);
-  printString(out, e->kernel);
+  cmJsonPrintString(out, e->kernel);
   fputs(",\"table_kernel\":", out);
-  e->tableKernel ? printString(out, e->tableKernel) : (void)fputs("null", out);
+  e->tableKernel ? cmJsonPrintString(out, e->tableKernel)
+                 : (void)fputs("null", out);
   fprintf(out, ",\"via_anchor\":%s,\"axes\":{",
           e->viaAnchor ? "true" : "false");
   for (int a = 0; a < e->numAxes; a++) {
     if (a)
       fputc(',', out);
-    printString(out, e->axisNames[a]);
+    cmJsonPrintString(out, e->axisNames[a]);
     fputc(':', out);
     printNumber(out, e->axisValues[a]);
   }
@@ -128,7 +129,7 @@ void cmEstimatePrintJson(const CmEstimate *e, FILE *out) {
   for (int k = 0; k < e->dim; k++) {
     if (k)
       fputc(',', out);
-    printString(out, e->axisNames[e->interpAxes[k]]);
+    cmJsonPrintString(out, e->axisNames[e->interpAxes[k]]);
     fputs(":[", out);
     printNumber(out, e->lo[k]);
     fputc(',', out);
@@ -147,7 +148,7 @@ void cmEstimatePrintJson(const CmEstimate *e, FILE *out) {
   e->errorEstimate >= 0 ? printNumber(out, e->errorEstimate)
                         : (void)fputs("null", out);
   fputs(",\"bound\":", out);
-  printString(out, cmBoundGetName(e->bound));
+  cmJsonPrintString(out, cmBoundGetName(e->bound));
   fputs(",\"flops\":", out);
   e->flops >= 0 ? printNumber(out, e->flops) : (void)fputs("null", out);
   fputs(",\"bytes\":", out);
@@ -159,6 +160,6 @@ void cmEstimatePrintJson(const CmEstimate *e, FILE *out) {
   fputs(",\"launch_us\":", out);
   printNumber(out, e->launchUs);
   fputs(",\"reason\":", out);
-  printString(out, e->reason);
+  cmJsonPrintString(out, e->reason);
   fputs("}\n", out);
 }

@@ -12,19 +12,6 @@
 #include <errno.h>
 #include <string.h>
 
-static void jsonString(FILE *f, const char *s) {
-  fputc('"', f);
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p == '"' || *p == '\\')
-      fprintf(f, "\\%c", *p);
-    else if (*p < 0x20)
-      fprintf(f, "\\u%04x", *p);
-    else
-      fputc(*p, f);
-  }
-  fputc('"', f);
-}
-
 /* Op names of a kernel joined with ','. */
 static void kernelOps(const LatGraph *g, const LatKernel *k, char *out,
                       size_t size) {
@@ -44,14 +31,14 @@ static void kernelOps(const LatGraph *g, const LatKernel *k, char *out,
 static void writeJson(FILE *f, const char *profile, const char *device,
                       const LatFunctionReport *fns, size_t count) {
   fputs("{\"profile\":", f);
-  jsonString(f, profile);
+  cmJsonPrintString(f, profile);
   fputs(",\"device\":", f);
-  jsonString(f, device);
+  cmJsonPrintString(f, device);
   fputs(",\"functions\":[", f);
   for (size_t i = 0; i < count; i++) {
     const LatFunctionReport *fn = &fns[i];
     fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
-    jsonString(f, fn->name);
+    cmJsonPrintString(f, fn->name);
     fprintf(f,
             ",\"total_us\":%.17g,\"coverage\":{\"measured_us\":%.17g,"
             "\"interpolated_us\":%.17g,\"roofline_us\":%.17g},\"kernels\":[",
@@ -61,7 +48,7 @@ static void writeJson(FILE *f, const char *profile, const char *device,
       char ops[1024];
       kernelOps(&fn->graph, kk, ops, sizeof ops);
       fprintf(f, "%s\n {\"id\":%zu,\"type\":", k ? "," : "", k);
-      jsonString(f, kk->type);
+      cmJsonPrintString(f, kk->type);
       fputs(",\"ops\":[", f);
       for (char *s = ops, *comma; *s; s = comma ? comma + 1 : s + strlen(s)) {
         comma = strchr(s, ',');
@@ -74,13 +61,13 @@ static void writeJson(FILE *f, const char *profile, const char *device,
           break;
       }
       fputs("],\"loc\":", f);
-      jsonString(f, kk->loc);
+      cmJsonPrintString(f, kk->loc);
       fprintf(f,
               ",\"latency_us\":%.17g,\"source\":\"%s\",\"confidence\":%.17g,"
               "\"method\":\"%s\",\"axes\":",
               kk->us, cmSourceGetName(kk->source), kk->confidence,
               cmMethodGetName(kk->method));
-      jsonString(f, kk->axes);
+      cmJsonPrintString(f, kk->axes);
       fprintf(f,
               ",\"dtype\":\"%s\",\"flops\":%.17g,\"bytes\":%.17g,"
               "\"bound\":\"%s\"}",
@@ -185,14 +172,14 @@ bool latWriteTrace(const char *path, const LatFunctionReport *fns, size_t count,
             "%s\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
             "\"tid\":%zu,\"args\":{\"name\":",
             first ? "" : ",", i + 1);
-    jsonString(f, fns[i].name);
+    cmJsonPrintString(f, fns[i].name);
     fputs("}}", f);
     first = false;
     double t = 0;
     for (size_t k = 0; k < fns[i].graph.numKernels; k++) {
       const LatKernel *kk = &fns[i].graph.kernels[k];
       fputs(",\n{\"name\":", f);
-      jsonString(f, kk->type);
+      cmJsonPrintString(f, kk->type);
       fprintf(f,
               ",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":1,\"tid\":%zu,"
               "\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"id\":%zu,"
@@ -200,7 +187,7 @@ bool latWriteTrace(const char *path, const LatFunctionReport *fns, size_t count,
               "\"axes\":",
               i + 1, t, kk->us, k, cmSourceGetName(kk->source), kk->confidence,
               cmMethodGetName(kk->method));
-      jsonString(f, kk->axes);
+      cmJsonPrintString(f, kk->axes);
       fputs("}}", f);
       t += kk->us;
     }

@@ -313,6 +313,10 @@ const char *cmBoundGetName(CmBound bound);
 /// (bf16 -> 2, f32 -> 4, i8 -> 1, ...), or 0 when unknown.
 double cmDtypeGetSize(const char *dtype);
 
+/// Writes `text` (NULL: "") to `out` as a JSON string literal, escaping
+/// quotes, backslashes and control characters.
+void cmJsonPrintString(FILE *out, const char *text);
+
 /// Writes `estimate` as one JSON object (latency_us, source, confidence,
 /// method, dim, axes, boundary, corners, lines, candidates, reason, ...) to
 /// `out`, numbers with round-trip precision.
