@@ -40,9 +40,8 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
   if (isnan(peak))
     peak = cmProfileGetDeviceNumber(profile, "peak_flops", NAN);
   double bandwidth = cmProfileGetDeviceNumber(profile, "mem_bw", NAN);
-  double computeEff =
-      cmProfileGetDeviceNumber(profile, "compute_efficiency", 1);
-  double memoryEff = cmProfileGetDeviceNumber(profile, "memory_efficiency", 1);
+  double computeEff = deviceNumberFor(profile, "compute_efficiency", kernel, 1);
+  double memoryEff = deviceNumberFor(profile, "memory_efficiency", kernel, 1);
   double launch = deviceNumberFor(profile, "launch_us", kernel, 0);
 
   bool haveCompute = flops >= 0 && peak > 0 && computeEff > 0;

@@ -108,15 +108,20 @@ TEST(per_kernel_device_values_override_device_wide_ones) {
   CHECK(testMakeProfile(dir, NULL, kLine));
   CHECK(testWriteFile(dir, "device.csv",
                       "key,value\npeak_flops.bf16,1e15\nmem_bw,1e12\n"
-                      "launch_us,2\nlaunch_us.matmul,10\n"));
+                      "launch_us,2\nlaunch_us.matmul,10\n"
+                      "compute_efficiency,1\ncompute_efficiency.matmul,0.5\n"
+                      "memory_efficiency,1\nmemory_efficiency.matmul,0.25\n"));
   CmProfile p;
   CHECK(testLoadProfile(dir, &p));
   CmEstimate e = ask(p, "matmul+add", "100", "100", "100", false);
   CHECK(e.source == CM_SOURCE_ROOFLINE && e.launchUs == 10);
+  CHECK_NEAR(e.computeUs, 2e6 / (1e15 * 0.5) * 1e6, 1e-12);
+  CHECK_NEAR(e.memoryUs, 3e4 * 2 / (1e12 * 0.25) * 1e6, 1e-12);
   CmField fields[] = {{"dtype", "bf16"}};
   CmQuery other = {"conv2d", fields, 1, 1e9, 1e6};
   CHECK(cmProfileEstimate(p, &other, NULL, &e, NULL) == CM_OK);
-  CHECK(e.launchUs == 2); /* no table kernel: the device-wide value */
+  CHECK(e.launchUs == 2); /* no table kernel: the device-wide values */
+  CHECK_NEAR(e.computeUs, 1e9 / 1e15 * 1e6, 1e-12);
   cmProfileDestroy(p);
 }
 
