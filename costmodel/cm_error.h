@@ -20,6 +20,9 @@ void cmErrorClear(CmError *err);
 /// garbage.
 bool cmParseNumber(const char *text, double *out);
 
+/// Returns the value of field `name` of `query` (borrowed), or NULL.
+const char *cmQueryFindField(const CmQuery *query, const char *name);
+
 /// Returns a malloc'ed copy of `text`, or NULL when out of memory.
 char *cmStrDup(const char *text);
 

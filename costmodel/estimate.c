@@ -64,21 +64,14 @@ void cmCornersFromLine(const CmGroup *g, const double *q, const CmLine *line,
   }
 }
 
-static const char *findField(const CmQuery *q, const char *name) {
-  for (size_t i = 0; i < q->numFields; i++)
-    if (q->fields[i].name && !strcmp(q->fields[i].name, name))
-      return q->fields[i].value;
-  return NULL;
-}
-
 /* The element type of the query: its "dtype" field, else the first regime
  * key ending in "dtype". */
 static const char *queryDtype(const CmQuery *q, const CmPolicy *policy) {
-  const char *dtype = findField(q, "dtype");
+  const char *dtype = cmQueryFindField(q, "dtype");
   for (int i = 0; !dtype && policy && i < policy->numRegime; i++) {
     size_t n = strlen(policy->regime[i]);
     if (n >= 5 && !strcmp(policy->regime[i] + n - 5, "dtype"))
-      dtype = findField(q, policy->regime[i]);
+      dtype = cmQueryFindField(q, policy->regime[i]);
   }
   return dtype;
 }
@@ -86,7 +79,7 @@ static const char *queryDtype(const CmQuery *q, const CmPolicy *policy) {
 /* Numbers of the query's fields, for the built-in work formulas. */
 static double fieldValue(const void *context, const char *name) {
   double v;
-  return cmParseNumber(findField(context, name), &v) ? v : NAN;
+  return cmParseNumber(cmQueryFindField(context, name), &v) ? v : NAN;
 }
 
 /* Numbers of a prepared query: its axes, then its numeric regime values. */
@@ -114,7 +107,7 @@ static bool queryRegimeKey(const CmQuery *query, const CmPolicy *policy,
   size_t used = 0;
   key[0] = '\0';
   for (int i = 0; i < policy->numRegime; i++) {
-    const char *text = findField(query, policy->regime[i]);
+    const char *text = cmQueryFindField(query, policy->regime[i]);
     if (!text) {
       cmEstimateAddReason(out, "regime key '%s' not given", policy->regime[i]);
       return false;
@@ -203,7 +196,7 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
   for (int a = 0; a < policy->numAxes; a++)
     out->axisNames[a] = policy->axes[a];
   for (int r = 0; r < policy->numRegime; r++) {
-    const char *text = findField(query, policy->regime[r]);
+    const char *text = cmQueryFindField(query, policy->regime[r]);
     double v;
     out->regimeNumbers[r] = cmParseNumber(text, &v) ? v : NAN;
     if (text && !strcmp(policy->regime[r], "kv_dtype"))
@@ -271,22 +264,25 @@ CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
                            const CmOptions *options, CmEstimate *out,
                            CmError *err) {
   CmPrepared prep;
-  resetEstimate(out, query->kernel ? query->kernel : "");
   CmStatus status = cmProfilePrepare(profile, query, &prep, err);
-  if (status != CM_OK)
+  if (status != CM_OK) { /* cmPreparedEstimate resets on the normal path */
+    resetEstimate(out, query->kernel ? query->kernel : "");
     return status;
+  }
   double axes[CM_MAX_AXES];
   for (int a = 0; a < prep.numAxes; a++) {
-    const char *text = findField(query, prep.axisNames[a]);
+    const char *text = cmQueryFindField(query, prep.axisNames[a]);
     axes[a] = NAN;
-    if (text && (!cmParseNumber(text, &axes[a]) || !isfinite(axes[a])))
+    if (text && (!cmParseNumber(text, &axes[a]) || !isfinite(axes[a]))) {
+      resetEstimate(out, query->kernel);
       return cmErrorSet(err, CM_ERR_QUERY,
                         "axis '%s': '%.40s' is not a finite number",
                         prep.axisNames[a], text);
+    }
   }
   /* A kernel without a table may still have a work formula by its fields. */
   double flops = query->flops, bytes = query->bytes;
   cmBuiltinWork(query->kernel, fieldValue, query, prep.dtype,
-                findField(query, "kv_dtype"), &flops, &bytes);
+                cmQueryFindField(query, "kv_dtype"), &flops, &bytes);
   return cmPreparedEstimate(&prep, axes, flops, bytes, options, out, err);
 }

@@ -226,14 +226,6 @@ CmStatus cmProfileCreateFromDirWithoutTables(const char *dir, CmProfile *out,
   return createWithoutTables(dir, out, err);
 }
 
-/* The value of field `name` in `query`, or NULL. */
-static const char *queryField(const CmQuery *query, const char *name) {
-  for (size_t i = 0; i < query->numFields; i++)
-    if (query->fields[i].name && !strcmp(query->fields[i].name, name))
-      return query->fields[i].value;
-  return NULL;
-}
-
 /* What a table must hold to answer `query` (false: no table can). */
 static bool needOf(const CmPolicySet *policies, const CmQuery *query,
                    CmTableNeed *need) {
@@ -246,11 +238,16 @@ static bool needOf(const CmPolicySet *policies, const CmQuery *query,
   memset(need, 0, sizeof *need);
   need->kernel = policy->kernel;
   for (int r = 0; r < policy->numRegime; r++) {
-    const char *value = queryField(query, policy->regime[r]);
-    if (value && cmIsDtypeKey(policy->regime[r]))
-      cmCanonicalRegimeValue(policy->regime[r], value,
-                             need->dtypes[need->numDtypes++],
-                             sizeof need->dtypes[0]);
+    const char *value = cmQueryFindField(query, policy->regime[r]);
+    if (!value || !cmIsDtypeKey(policy->regime[r]))
+      continue;
+    char *dtype = need->dtypes[need->numDtypes];
+    cmCanonicalRegimeValue(policy->regime[r], value, dtype,
+                           sizeof need->dtypes[0]);
+    bool repeated = false; /* dtype and kv_dtype usually agree */
+    for (int d = 0; d < need->numDtypes && !repeated; d++)
+      repeated = !strcmp(need->dtypes[d], dtype);
+    need->numDtypes += !repeated;
   }
   return true;
 }

@@ -53,7 +53,7 @@ void cmFusionRulesFree(CmFusionRule *rules, size_t numRules);
 /// canonicalises to that value.
 typedef struct {
   const char *kernel;             /* table kernel (borrowed)       */
-  int numDtypes;                  /* entries in dtypes             */
+  int numDtypes;                  /* entries in dtypes, distinct   */
   char dtypes[CM_MAX_REGIME][24]; /* canonical element types       */
 } CmTableNeed;
 

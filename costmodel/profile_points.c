@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fills the view of row/point `i` of `g`; `values` holds the split regime
- * key (the caller's buffer). */
-static void viewOf(const CmGroup *g, size_t i, char *values, CmPoint *view) {
+/* Fills the parts of a view that are the same for every row of `g`: kernel,
+ * regime (split into `values`, the caller's buffer) and axis names. */
+static void groupView(const CmGroup *g, char *values, CmPoint *view) {
   const CmPolicy *policy = g->policy;
   view->kernel = g->kernel;
   view->numRegime = policy->numRegime;
@@ -31,10 +31,14 @@ static void viewOf(const CmGroup *g, size_t i, char *values, CmPoint *view) {
     }
   }
   view->numAxes = policy->numAxes;
-  for (int a = 0; a < policy->numAxes; a++) {
+  for (int a = 0; a < policy->numAxes; a++)
     view->axisNames[a] = policy->axes[a];
+}
+
+/* Points the view at row/point `i` of `g`. */
+static void rowView(const CmGroup *g, size_t i, CmPoint *view) {
+  for (int a = 0; a < g->dim; a++)
     view->axes[a] = g->x[i * g->dim + a];
-  }
   view->latencyUs = g->y[i];
 }
 
@@ -54,10 +58,11 @@ CmStatus cmProfileCreateFromDirFiltered(const char *dir,
       out->ptr = NULL;
       return CM_ERR_NOMEM;
     }
+    CmPoint view;
+    groupView(g, values, &view);
     size_t kept = 0;
     for (size_t r = 0; r < g->numRows; r++) {
-      CmPoint view;
-      viewOf(g, r, values, &view);
+      rowView(g, r, &view);
       if (!keep(context, &view))
         continue;
       memmove(g->x + kept * g->dim, g->x + r * g->dim, g->dim * sizeof *g->x);
@@ -81,9 +86,10 @@ bool cmProfileForEachPoint(CmProfile profile,
     char *values = malloc(strlen(g->regimeKey) + 1);
     if (!values)
       return false;
+    CmPoint view;
+    groupView(g, values, &view);
     for (size_t i = 0; i < g->numPoints; i++) {
-      CmPoint view;
-      viewOf(g, i, values, &view);
+      rowView(g, i, &view);
       visit(context, &view);
     }
     free(values);

@@ -292,13 +292,9 @@ static bool mayAnswer(const char *data, size_t size, const CmTableNeed *needs,
     const CmTableNeed *need = &needs[i];
     if (!strchr(need->kernel, '"') && !hasField(data, size, need->kernel))
       continue;
-    bool all = true;
-    for (int d = 0; d < need->numDtypes && all; d++) {
-      bool repeated = false; /* dtype and kv_dtype usually agree */
-      for (int e = 0; e < d && !repeated; e++)
-        repeated = !strcmp(need->dtypes[e], need->dtypes[d]);
-      all = repeated || hasDtypeField(data, size, need->dtypes[d]);
-    }
+    bool all = true; /* needOf lists each distinct element type once */
+    for (int d = 0; d < need->numDtypes && all; d++)
+      all = hasDtypeField(data, size, need->dtypes[d]);
     if (all)
       return true;
   }
