@@ -29,6 +29,26 @@ int latGraphFind(const LatGraph *g, MlirOperation op) {
   return -1;
 }
 
+int latGraphValueProducer(const LatGraph *g, MlirValue value) {
+  return latGraphFind(g, latProducer(value));
+}
+
+int latGraphProducerOf(const LatGraph *g, int n, intptr_t i) {
+  return latGraphValueProducer(g, mlirOperationGetOperand(g->nodes[n].op, i));
+}
+
+bool latGraphAllUsers(const LatGraph *g, int n,
+                      bool (*accept)(const LatGraph *, int, const void *),
+                      const void *context) {
+  MlirOperation op = g->nodes[n].op;
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+      if (!accept(g, latGraphFind(g, mlirOpOperandGetOwner(u)), context))
+        return false;
+  return true;
+}
+
 void latGraphFree(LatGraph *g) {
   free(g->nodes);
   free(g->kernels);
@@ -94,19 +114,17 @@ static bool isLayoutClass(const char *cls) {
          !strcmp(cls, "reshape");
 }
 
+/* True when `user` is the consumer node (*context) or in its group. */
+static bool isConsumerOrGroup(const LatGraph *g, int user,
+                              const void *context) {
+  int node = *(const int *)context, group = g->nodes[node].group;
+  return user == node ||
+         (group >= 0 && user >= 0 && g->nodes[user].group == group);
+}
+
 /* True when node p's only users are `node` or, for a group, its members. */
 static bool onlyFeeds(const LatGraph *g, int p, int node) {
-  int group = g->nodes[node].group;
-  MlirOperation op = g->nodes[p].op;
-  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
-         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
-      int user = latGraphFind(g, mlirOpOperandGetOwner(u));
-      if (user != node &&
-          (group < 0 || user < 0 || g->nodes[user].group != group))
-        return false;
-    }
-  return true;
+  return latGraphAllUsers(g, p, isConsumerOrGroup, &node);
 }
 
 /* The node whose kernel `node` may join through one of its operands, or -1.
@@ -119,8 +137,7 @@ static int fusableProducer(LatGraph *g, int node,
   for (int m = node; m >= 0; m = g->nodes[m].nextInGroup) {
     LatNode *member = &g->nodes[m];
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(member->op); i++) {
-      int p =
-          latGraphFind(g, latProducer(mlirOperationGetOperand(member->op, i)));
+      int p = latGraphProducerOf(g, m, i);
       if (p < 0 || g->nodes[p].kernel < 0 ||
           (n->group >= 0 && g->nodes[p].group == n->group) ||
           !onlyFeeds(g, p, m))

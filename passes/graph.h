@@ -73,6 +73,20 @@ void latGraphFree(LatGraph *graph);
 /// Returns the node index of `op`, or -1 when it is not in the graph.
 int latGraphFind(const LatGraph *graph, MlirOperation op);
 
+/// Returns the node producing `value`, or -1 for a block argument or an op
+/// outside the graph.
+int latGraphValueProducer(const LatGraph *graph, MlirValue value);
+
+/// Returns the node producing operand `i` of node `n`, or -1.
+int latGraphProducerOf(const LatGraph *graph, int n, intptr_t i);
+
+/// Returns true when `accept(context, user)` holds for every use of node
+/// `n`'s results; `user` is the using node, or -1 for an op outside the graph.
+bool latGraphAllUsers(const LatGraph *graph, int n,
+                      bool (*accept)(const LatGraph *graph, int user,
+                                     const void *context),
+                      const void *context);
+
 /// Groups the costed ops into kernels; with `fusion` false every costed op
 /// is its own kernel. `rules` answers whether (producer, consumer) fuses.
 bool latGraphDetect(LatGraph *graph, bool fusion,

@@ -132,7 +132,7 @@ static bool queryBatchHeads(const LatGraph *g, MlirOperation scores, double seq,
       *heads = (double)s.dims[1];
       return true;
     }
-    int n = latGraphFind(g, latProducer(v));
+    int n = latGraphValueProducer(g, v);
     if (n < 0 || g->nodes[n].cls.role != LAT_ROLE_VIEW ||
         mlirOperationGetNumOperands(g->nodes[n].op) < 1)
       return false;
@@ -155,7 +155,7 @@ static double keyValueHeads(const LatGraph *g, MlirOperation scores,
     if (s.rank == 4 && (double)s.dims[0] == batch && h >= 1 && h < kvHeads &&
         (int64_t)heads % (int64_t)h == 0)
       kvHeads = h;
-    int n = latGraphFind(g, latProducer(v));
+    int n = latGraphValueProducer(g, v);
     const char *cls = n >= 0 ? g->nodes[n].cls.name : "";
     if (n < 0 || mlirOperationGetNumOperands(g->nodes[n].op) < 1 ||
         (g->nodes[n].cls.role != LAT_ROLE_VIEW && strcmp(cls, "transpose") &&

@@ -49,23 +49,21 @@ static bool growable(const LatNode *n) {
   return false;
 }
 
-/* True when every user of node `n` is in the region or is `extra`. */
-static bool usersInside(const LatGraph *g, int n, const Region *r, int extra) {
-  MlirOperation op = g->nodes[n].op;
-  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
-    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, i));
-         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
-      int user = latGraphFind(g, mlirOpOperandGetOwner(u));
-      if (user < 0 || (user != extra && !inRegion(r, user)))
-        return false;
-    }
-  return true;
+typedef struct {
+  const Region *region; /* may be NULL: then only `extra` is inside */
+  int extra;            /* a node outside the region that counts in  */
+} Inside;
+
+static bool isInside(const LatGraph *g, int user, const void *context) {
+  (void)g;
+  const Inside *in = context;
+  return user >= 0 && (user == in->extra || inRegion(in->region, user));
 }
 
-/* The graph node producing operand `i` of node `n`, or -1. */
-static int producerOf(const LatGraph *g, int n, intptr_t i) {
-  return latGraphFind(g,
-                      latProducer(mlirOperationGetOperand(g->nodes[n].op, i)));
+/* True when every user of node `n` is in the region or is `extra`. */
+static bool usersInside(const LatGraph *g, int n, const Region *r, int extra) {
+  Inside in = {r, extra};
+  return latGraphAllUsers(g, n, isInside, &in);
 }
 
 /* Grows `r` (holding the sink) backwards to a fixed point; `stop` is never
@@ -76,7 +74,7 @@ static void grow(const LatGraph *g, Region *r, int stop, int extra) {
     for (int k = 0; k < r->count && r->count < kMaxRegion; k++) {
       MlirOperation op = g->nodes[r->nodes[k]].op;
       for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
-        int p = producerOf(g, r->nodes[k], i);
+        int p = latGraphProducerOf(g, r->nodes[k], i);
         if (p < 0 || p == stop || inRegion(r, p) || !growable(&g->nodes[p]) ||
             !usersInside(g, p, r, extra) || r->count == kMaxRegion)
           continue;
@@ -137,7 +135,7 @@ static int forwardSink(const LatGraph *g, int n, int steps) {
 
 /* matmul(Q, K^T) -> ... softmax ... -> matmul(P, V), at the second matmul. */
 static void matchAttention(LatGraph *g, int m2) {
-  int p = producerOf(g, m2, 0);
+  int p = latGraphProducerOf(g, m2, 0);
   if (p < 0 || !growable(&g->nodes[p]) || !usersInside(g, p, NULL, m2))
     return;
   Region r = {{p}, 1};
@@ -148,7 +146,7 @@ static void matchAttention(LatGraph *g, int m2) {
   for (int k = 0; k < r.count; k++)
     for (intptr_t i = 0;
          i < mlirOperationGetNumOperands(g->nodes[r.nodes[k]].op); i++) {
-      int q = producerOf(g, r.nodes[k], i);
+      int q = latGraphProducerOf(g, r.nodes[k], i);
       if (q >= 0 && !inRegion(&r, q) && isClass(&g->nodes[q], "matmul") &&
           g->nodes[q].group < 0 && usersInside(g, q, &r, -1))
         m1 = q;
@@ -162,10 +160,10 @@ static void matchAttention(LatGraph *g, int m2) {
 
 /* x * 0.5 * (1 + erf(x / sqrt 2)), at the erf. */
 static void matchGelu(LatGraph *g, int erf) {
-  int scale = producerOf(g, erf, 0); /* mul(x, 1/sqrt 2) */
+  int scale = latGraphProducerOf(g, erf, 0); /* mul(x, 1/sqrt 2) */
   if (scale < 0 || !isClass(&g->nodes[scale], "mul"))
     return;
-  int x = producerOf(g, scale, 0);
+  int x = latGraphProducerOf(g, scale, 0);
   int sink = forwardSink(g, erf, 2);
   Region r = {{sink}, 1};
   grow(g, &r, x, -1);
@@ -175,7 +173,7 @@ static void matchGelu(LatGraph *g, int erf) {
 
 /* exp(x - max x) / sum exp(...), at a reduction of an exp. */
 static void matchSoftmax(LatGraph *g, int reduce) {
-  int e = producerOf(g, reduce, 0);
+  int e = latGraphProducerOf(g, reduce, 0);
   if (e < 0 || !isClass(&g->nodes[e], "exp") || g->nodes[e].group >= 0)
     return;
   int sink = -1; /* the user of exp that is not the reduction */
@@ -188,9 +186,9 @@ static void matchSoftmax(LatGraph *g, int reduce) {
   }
   if (sink < 0 || !growable(&g->nodes[sink]))
     return;
-  int sub = producerOf(g, e, 0), x = sub;
+  int sub = latGraphProducerOf(g, e, 0), x = sub;
   if (sub >= 0 && isClass(&g->nodes[sub], "sub"))
-    x = producerOf(g, sub, 0);
+    x = latGraphProducerOf(g, sub, 0);
   Region r = {{sink}, 1};
   grow(g, &r, x, -1);
   if (inRegion(&r, reduce) && inRegion(&r, e))
@@ -214,9 +212,9 @@ static void matchNorm(LatGraph *g, int rsqrt) {
       first = probe.nodes[i];
   if (first < 0 || !inRegion(&probe, rsqrt))
     return;
-  int x = producerOf(g, first, 0);
+  int x = latGraphProducerOf(g, first, 0);
   if (x >= 0 && (isClass(&g->nodes[x], "pow") || isClass(&g->nodes[x], "mul")))
-    x = producerOf(g, x, 0); /* RMSNorm reduces x^2 */
+    x = latGraphProducerOf(g, x, 0); /* RMSNorm reduces x^2 */
   Region r = {{sink}, 1};
   grow(g, &r, x, -1);
   if (!inRegion(&r, rsqrt) || !countClass(g, &r, "reduce"))
@@ -231,7 +229,7 @@ static bool onlyInput(const LatGraph *g, const Region *r, int x) {
     MlirOperation op = g->nodes[r->nodes[k]].op;
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
       MlirValue v = mlirOperationGetOperand(op, i);
-      int p = latGraphFind(g, latProducer(v));
+      int p = latGraphValueProducer(g, v);
       bool constant = p >= 0 && g->nodes[p].cls.role == LAT_ROLE_SKIP;
       bool unknown = p < 0 && !mlirOperationIsNull(latProducer(v));
       if (p >= 0 && p != x && !inRegion(r, p) && !constant)
@@ -249,7 +247,7 @@ static int usersIn(const LatGraph *g, int n, const Region *r) {
   for (int k = 0; k < r->count; k++)
     for (intptr_t i = 0;
          i < mlirOperationGetNumOperands(g->nodes[r->nodes[k]].op); i++)
-      if (producerOf(g, r->nodes[k], i) == n) {
+      if (latGraphProducerOf(g, r->nodes[k], i) == n) {
         count++;
         break;
       }
@@ -273,7 +271,7 @@ static int activationInput(const LatGraph *g, const Region *r) {
   for (int k = 0; k < r->count; k++)
     for (intptr_t i = 0;
          i < mlirOperationGetNumOperands(g->nodes[r->nodes[k]].op); i++) {
-      int p = producerOf(g, r->nodes[k], i);
+      int p = latGraphProducerOf(g, r->nodes[k], i);
       if (p < 0 || inRegion(r, p) || g->nodes[p].cls.role == LAT_ROLE_SKIP)
         continue;
       if (outside >= 0 && outside != p)
