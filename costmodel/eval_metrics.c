@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-static int compareDoubles(const void *a, const void *b) {
+int evalCompareDoubles(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
@@ -21,8 +21,8 @@ typedef struct {
 } Ranked;
 
 static int compareRanked(const void *a, const void *b) {
-  return compareDoubles(&((const Ranked *)a)->value,
-                        &((const Ranked *)b)->value);
+  return evalCompareDoubles(&((const Ranked *)a)->value,
+                            &((const Ranked *)b)->value);
 }
 
 /* Average ranks of v into rank. */
@@ -82,7 +82,7 @@ EvalSummary evalSummarise(const double *predicted, const double *measured,
     in5 += err[i] <= 5;
     in10 += err[i] <= 10;
   }
-  qsort(err, n, sizeof *err, compareDoubles);
+  qsort(err, n, sizeof *err, evalCompareDoubles);
   s.mape = sum / n;
   s.rmspe = sqrt(sq / n);
   s.p50 = err[(size_t)ceil(0.5 * n) - 1];

@@ -15,6 +15,9 @@ typedef struct {
   double spearman; /* rank correlation, NaN when n < 2     */
 } EvalSummary;
 
+/// Orders two doubles for qsort, ascending.
+int evalCompareDoubles(const void *a, const void *b);
+
 /// Summarises `predicted` against `measured` (n values each).
 EvalSummary evalSummarise(const double *predicted, const double *measured,
                           size_t n);

@@ -170,11 +170,6 @@ size_t evalSelectListed(Selection *sel, const char *path) {
   return front;
 }
 
-static int compareValues(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* Picks `want` interior values of axis `a` at random into `out`. */
 static size_t pickInterior(const Selection *sel, int a, size_t want,
                            uint64_t *state, double *out) {
@@ -182,7 +177,7 @@ static size_t pickInterior(const Selection *sel, int a, size_t want,
   size_t n = 0;
   for (size_t i = 0; i < sel->count; i++)
     v[n++] = sel->items[i].point.axes[a];
-  qsort(v, n, sizeof *v, compareValues);
+  qsort(v, n, sizeof *v, evalCompareDoubles);
   size_t distinct = 0;
   for (size_t i = 0; i < n; i++)
     if (distinct == 0 || v[i] != v[distinct - 1])
