@@ -6,22 +6,16 @@
  * order, so a profile loads the same way on every machine.
  *
  *===----------------------------------------------------------------------===*/
-#define _GNU_SOURCE /* strncasecmp with the POSIX headers */
 #include "profile.h"
 
 #include "cm_error.h"
 #include "csv_reader.h"
+#include "table_scan.h"
 
-#include <ctype.h>
 #include <dirent.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 enum { kMaxKernelsPerTable = 32, kRegimeKeySize = 512 };
 
@@ -192,115 +186,6 @@ static CmStatus readRow(void *context, char **fields, size_t n, size_t line,
   return CM_OK;
 }
 
-/* Maps all of `path` read-only; NULL on failure (an empty file maps to a
- * static empty buffer). Release with unmapWhole. */
-static char *mapWhole(const char *path, size_t *size) {
-  static char empty[1];
-  int fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return NULL;
-  struct stat st;
-  char *data = NULL;
-  if (fstat(fd, &st) == 0) {
-    *size = (size_t)st.st_size;
-    data = *size ? mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0) : empty;
-    if (data == MAP_FAILED)
-      data = NULL;
-  }
-  close(fd);
-  return data;
-}
-
-static void unmapWhole(char *data, size_t size) {
-  if (size)
-    munmap(data, size);
-}
-
-/* First occurrence of needle[0..n) in data[0..size), or NULL. memchr on the
- * first byte, then memcmp: for the short needles here (kernel names,
- * dtypes) several times faster than glibc's general memmem. */
-static const char *findBytes(const char *data, size_t size, const char *needle,
-                             size_t n) {
-  if (n == 0 || n > size)
-    return n == 0 ? data : NULL;
-  const char *last = data + size - n;
-  for (const char *at = data;
-       at <= last && (at = memchr(at, needle[0], (size_t)(last - at) + 1));
-       at++)
-    if (!memcmp(at + 1, needle + 1, n - 1))
-      return at;
-  return NULL;
-}
-
-static bool isDelimiter(char c) {
-  return c == ',' || c == '"' || c == '\n' || c == '\r';
-}
-
-/* True when `name` occurs in `data` as a whole CSV field: bounded by the
- * start, a comma, a quote or a line end on both sides. After a candidate
- * that is not a whole field ("attention" in "attention_decode", on every
- * row), the search resumes past it: a field cannot start inside `name`,
- * which holds no delimiter (the callers treat names with quotes apart). */
-static bool hasField(const char *data, size_t size, const char *name) {
-  size_t n = strlen(name);
-  for (const char *at = data, *end = data + size;
-       (at = findBytes(at, (size_t)(end - at), name, n)); at += n) {
-    char before = at == data ? '\n' : at[-1];
-    char after = at + n == end ? '\n' : at[n];
-    if (isDelimiter(before) && isDelimiter(after))
-      return true;
-  }
-  return false;
-}
-
-/* True when `name` occurs as a whole field, ignoring case. Candidates are
- * found with memchr on the first letter in both cases (fast on large
- * tables), then compared. */
-static bool hasFieldNoCase(const char *data, size_t size, const char *name) {
-  size_t n = strlen(name);
-  const char firsts[2] = {(char)tolower((unsigned char)name[0]),
-                          (char)toupper((unsigned char)name[0])};
-  for (int c = 0; c < (firsts[0] == firsts[1] ? 1 : 2); c++)
-    for (const char *at = data, *end = data + size;
-         (at = memchr(at, firsts[c], (size_t)(end - at))); at++)
-      if ((at == data || isDelimiter(at[-1])) && (size_t)(end - at) >= n &&
-          !strncasecmp(at, name, n) && (at + n == end || isDelimiter(at[n])))
-        return true;
-  return false;
-}
-
-/* True when a cell of `data` may canonicalise to dtype `canonical`: the
- * canonical spelling exactly, or an alias of it in any case. */
-static bool hasDtypeField(const char *data, size_t size,
-                          const char *canonical) {
-  const char *aliases[16];
-  size_t n = cmDtypeAliasesOf(canonical, aliases, 16);
-  if (hasField(data, size, canonical))
-    return true;
-  for (size_t i = 0; i < n; i++)
-    if (hasFieldNoCase(data, size, aliases[i]))
-      return true;
-  return false;
-}
-
-/* True when `data` may hold a row for one of `needs`: such a row has the
- * table kernel as a whole field and a cell for each of its element types
- * (names with quotes would be escaped in CSV: then assume yes). */
-static bool mayAnswer(const char *data, size_t size, const CmTableNeed *needs,
-                      size_t numNeeds) {
-  for (size_t i = 0; i < numNeeds; i++) {
-    const CmTableNeed *need = &needs[i];
-    if (!strchr(need->kernel, '"') && !hasField(data, size, need->kernel))
-      continue;
-    bool all = true; /* needOf lists each distinct element type once */
-    for (int d = 0; d < need->numDtypes && all; d++)
-      all = hasDtypeField(data, size, need->dtypes[d]);
-    if (all)
-      return true;
-  }
-  return false;
-}
-
 /* Parses one table; with `needs`, skips it unparsed when its bytes could
  * hold a row for none of them. */
 static CmStatus loadTable(struct CmProfileImpl *profile, const char *path,
@@ -308,15 +193,11 @@ static CmStatus loadTable(struct CmProfileImpl *profile, const char *path,
                           size_t numNeeds, CmError *err) {
   TableReader reader = {.profile = profile, .name = name};
   CmStatus status;
-  if (needs) { /* scan the bytes first: cheap next to parsing */
-    size_t size = 0;
-    char *data = mapWhole(path, &size);
-    if (!data)
-      return cmErrorSet(err, CM_ERR_IO, "%s: cannot read", name);
-    bool needed = mayAnswer(data, size, needs, numNeeds);
-    unmapWhole(data, size);
-    if (!needed)
-      return CM_OK; /* no row could answer the needs: not parsed */
+  if (needs) { /* search the bytes first: cheap next to parsing */
+    bool needed = false;
+    status = cmTableScanMayAnswer(path, name, needs, numNeeds, &needed, err);
+    if (status != CM_OK || !needed)
+      return status; /* else no row could answer the needs: not parsed */
   }
   status = cmCsvReadFile(path, name, readRow, &reader, err);
   if (status == CM_OK && reader.numColumns == 0)

@@ -2,10 +2,11 @@
 //
 // Stock mlir-opt builds its per-pass flags before it loads plugins, so
 // `--annotate-latency` would be an unknown flag. Loading this library also
-// registers an llvm::cl option of that name (the command line is still being
-// parsed when the plugin loads, so later arguments see it); its callback
-// turns `--annotate-latency[=OPTIONS]` into
-// `--pass-pipeline=builtin.module(annotate-latency{OPTIONS})`.
+// registers llvm::cl options named after our passes (the command line is
+// still being parsed when the plugin loads, so later arguments see them);
+// their callbacks turn `--annotate-latency[=OPTIONS]` and
+// `--detect-fusion-kernels[=OPTIONS]` into one
+// `--pass-pipeline=builtin.module(PASS{OPTIONS},...)`, in command-line order.
 //
 //===----------------------------------------------------------------------===//
 #include "PassWrappers.h"
@@ -18,21 +19,27 @@
 
 namespace {
 
-/// Hands `options` to mlir-opt's `--pass-pipeline` as one annotate-latency
-/// pass on the module; reports failure when mlir-opt has no such option.
-void requestAnnotateLatency(const std::string &options) {
+/// Appends `pass{options}` to the module pipeline handed to mlir-opt's
+/// `--pass-pipeline` (a cl::opt takes its last occurrence, so each flag
+/// re-sends the whole pipeline so far); reports failure when the tool has no
+/// such option.
+void requestModulePass(llvm::StringRef pass, const std::string &options) {
+  static std::string passes;
   auto &registered = llvm::cl::getRegisteredOptions();
   auto it = registered.find("pass-pipeline");
   if (it == registered.end()) {
-    llvm::errs() << "--annotate-latency: this tool has no --pass-pipeline "
-                    "option; use --pass-pipeline or latency-opt\n";
+    llvm::errs() << "--" << pass
+                 << ": this tool has no --pass-pipeline option; use "
+                    "--pass-pipeline or latency-opt\n";
     return;
   }
-  std::string pipeline = "builtin.module(annotate-latency";
+  if (!passes.empty())
+    passes += ",";
+  passes += pass.str();
   if (!options.empty())
-    pipeline += "{" + options + "}";
-  pipeline += ")";
-  it->second->addOccurrence(/*pos=*/0, "pass-pipeline", pipeline);
+    passes += "{" + options + "}";
+  it->second->addOccurrence(/*pos=*/0, "pass-pipeline",
+                            "builtin.module(" + passes + ")");
 }
 
 // Registered when the plugin is loaded by --load-pass-plugin, which happens
@@ -44,7 +51,17 @@ llvm::cl::opt<std::string> annotateLatencyFlag(
                    "in annotate-latency{...}, e.g. "
                    "--annotate-latency='report=out.json fusion=false')"),
     llvm::cl::callback([](const std::string &options) {
-      requestAnnotateLatency(options);
+      requestModulePass("annotate-latency", options);
+    }));
+
+llvm::cl::opt<std::string> detectFusionKernelsFlag(
+    "detect-fusion-kernels", llvm::cl::ValueOptional,
+    llvm::cl::value_desc("pass options"),
+    llvm::cl::desc("Run the detect-fusion-kernels pass on the module "
+                   "(options as in detect-fusion-kernels{...}, e.g. "
+                   "--detect-fusion-kernels='rules=my-fusion.csv')"),
+    llvm::cl::callback([](const std::string &options) {
+      requestModulePass("detect-fusion-kernels", options);
     }));
 
 } // namespace

@@ -1,11 +1,15 @@
 #!/usr/bin/python3
 """Time of --annotate-latency against mlir-opt parse + print alone (one thread).
 
-For each input: best of R runs of `mlir-opt FILE -o /dev/null` (parse,
-verify, print) and of the same with the plugin and --annotate-latency; prints
-both, the pass's own time, and the overhead ratio (pass / parse+print).
-Inputs: the largest bundled model and generated graphs of 10k, 30k and 100k
-ops (gen_graph.py), to show growth with size.
+For each input, three commands are run in turn, RUNS rounds:
+  parse+print  `mlir-opt FILE -o /dev/null` (parse, verify, print)
+  +cse         the same with an upstream pass that changes nothing here
+  +annotate    the same with the plugin and --annotate-latency
+and the least CPU time (user + sys) of each is kept. Printed: the times, what
+each adds to parse+print as a ratio, and the pass's cost per op. Inputs: the
+largest bundled model, the bf16 LLaMA block (it makes the pass parse the bf16
+GEMM table) and generated graphs of 10k, 30k and 100k ops (gen_graph.py), to
+show growth with size.
 
 usage: bench_passes.py MLIR_OPT PLUGIN MODEL [RUNS]
 """
@@ -13,26 +17,39 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 mlir_opt, plugin, model = sys.argv[1], sys.argv[2], sys.argv[3]
-runs = int(sys.argv[4]) if len(sys.argv) > 4 else 5
+runs = int(sys.argv[4]) if len(sys.argv) > 4 else 7
 here = os.path.dirname(os.path.abspath(__file__))
 
 
-def best(cmd):
-    # One thread: MLIR's thread pool makes runs on a small VM vary by +-25%.
-    cmd = cmd[:1] + ["--mlir-disable-threading"] + cmd[1:]
-    times = []
+def cpu_seconds(cmd):
+    """CPU time (user + sys) of one run of cmd. CPU time rather than wall
+    time: with one thread they measure the same work, but CPU time leaves out
+    the moments another process held the core, which on a small shared VM
+    moved wall-time cells by +-15 points."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"failed: {' '.join(cmd)}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def least_interleaved(cmds):
+    """Least CPU time of each command over RUNS rounds that run every command
+    once, so a noisy moment of the machine falls on all of them alike."""
+    best = [float("inf")] * len(cmds)
     for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - t)
-    return min(times)
+        for i, cmd in enumerate(cmds):
+            best[i] = min(best[i], cpu_seconds(cmd))
+    return best
 
 
 tmp = tempfile.mkdtemp()
 inputs = [("model " + os.path.basename(model), model, None)]
+llama = os.path.join(os.path.dirname(model), "llama2_block_intelgc.linalg.mlir")
+if os.path.exists(llama):
+    inputs.append(("model " + os.path.basename(llama), llama, None))
 for n in (10000, 30000, 100000):
     path = os.path.join(tmp, f"chain{n}.mlir")
     with open(path, "w") as f:
@@ -40,17 +57,19 @@ for n in (10000, 30000, 100000):
                        stdout=f, check=True)
     inputs.append((f"generated {n} ops", path, n))
 
-print("added = (time with the pass - parse+print) / parse+print; 'cse' is an")
-print("upstream pass that changes nothing here: the pass manager's own cost")
-print("(it verifies the module again after any pass). no-verify: --verify-each=false.")
-print(f"{'input':28} {'parse+print':>11} {'+cse':>7} {'+annotate':>10} {'no-verify':>10} {'us/op':>7}")
+# One thread: MLIR's thread pool makes runs on a small VM vary by +-25%.
+opt = [mlir_opt, "--mlir-disable-threading"]
+print("CPU seconds (user + sys), least of", runs, "interleaved runs, one thread.")
+print("+x = (time with x - parse+print) / parse+print. cse changes nothing here:")
+print("it shows what any pass costs (the pass manager verifies the module after it).")
+print(f"{'input':40} {'parse+print':>11} {'+cse':>6} {'+annotate':>10} {'pass us/op':>10}")
 for name, path, n in inputs:
-    base = best([mlir_opt, path, "-o", "/dev/null"])
-    cse = best([mlir_opt, "--pass-pipeline=builtin.module(func.func(cse))", path,
-                "-o", "/dev/null"])
-    plug = [mlir_opt, f"--load-pass-plugin={plugin}", "--annotate-latency"]
-    full = best(plug + [path, "-o", "/dev/null"])
-    fast = best(plug + ["--verify-each=false", path, "-o", "/dev/null"])
+    io = [path, "-o", "/dev/null"]
+    base, cse, annotate = least_interleaved([
+        opt + io,
+        opt + ["--pass-pipeline=builtin.module(func.func(cse))"] + io,
+        opt + [f"--load-pass-plugin={plugin}", "--annotate-latency"] + io,
+    ])
     ops = n or sum(1 for line in open(path) if " = " in line)
-    print(f"{name:28} {base:10.3f}s {(cse - base) / base:7.0%} {(full - base) / base:10.0%} "
-          f"{(fast - base) / base:10.0%} {(fast - base) / ops * 1e6:7.2f}")
+    print(f"{name:40} {base:10.3f}s {(cse - base) / base:6.0%} "
+          f"{(annotate - base) / base:10.0%} {(annotate - base) / ops * 1e6:10.2f}")
