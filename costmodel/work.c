@@ -36,6 +36,14 @@ void cmBuiltinWork(const char *kernel, CmValueFn value, const void *ctx,
     double kvh = orDefault(value(ctx, "kv_heads"), h);
     f = 2 * batch * s * s * h * d;
     b = batch * s * d * (2 * h * size + 2 * kvh * kvSize);
+  } else if (isKernel(kernel, "cross_attention")) {
+    /* seq query rows against kv_len keys, no causal mask: QK^T and PV. */
+    double s = value(ctx, "seq"), len = value(ctx, "kv_len");
+    double batch = orDefault(value(ctx, "batch"), 1);
+    double h = value(ctx, "heads"), d = value(ctx, "head_dim");
+    double kvh = orDefault(value(ctx, "kv_heads"), h);
+    f = 4 * batch * h * s * len * d;
+    b = 2 * batch * s * h * d * size + 2 * batch * len * kvh * d * kvSize;
   } else if (isKernel(kernel, "attention_decode")) {
     double len = value(ctx, "kv_len"),
            batch = orDefault(value(ctx, "batch"), 1);

@@ -38,8 +38,8 @@ int latGraphProducerOf(const LatGraph *g, int n, intptr_t i) {
 }
 
 bool latGraphAllUsers(const LatGraph *g, int n,
-                      bool (*accept)(const LatGraph *, int, const void *),
-                      const void *context) {
+                      bool (*accept)(const LatGraph *, int, void *),
+                      void *context) {
   MlirOperation op = g->nodes[n].op;
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
     for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
@@ -114,9 +114,19 @@ static bool isLayoutClass(const char *cls) {
          !strcmp(cls, "reshape");
 }
 
+/* A kernel of nothing but layout ops (transposes, copies, views). */
+static bool isLayoutOnly(const LatGraph *g, const LatKernel *k) {
+  for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
+    const LatNode *n = &g->nodes[i];
+    if (n->group >= 0 ||
+        (n->cls.role != LAT_ROLE_VIEW && !isLayoutClass(n->cls.name)))
+      return false;
+  }
+  return true;
+}
+
 /* True when `user` is the consumer node (*context) or in its group. */
-static bool isConsumerOrGroup(const LatGraph *g, int user,
-                              const void *context) {
+static bool isConsumerOrGroup(const LatGraph *g, int user, void *context) {
   int node = *(const int *)context, group = g->nodes[node].group;
   return user == node ||
          (group >= 0 && user >= 0 && g->nodes[user].group == group);
@@ -142,6 +152,11 @@ static int fusableProducer(LatGraph *g, int node,
           (n->group >= 0 && g->nodes[p].group == n->group) ||
           !onlyFeeds(g, p, m))
         continue;
+      /* a compute op never joins a kernel of layout ops: those fold into
+       * it afterwards (foldLayoutPrologues), keeping it the root */
+      if (!isLayoutClass(cls) && n->cls.role != LAT_ROLE_VIEW &&
+          isLayoutOnly(g, &g->kernels[g->nodes[p].kernel]))
+        continue;
       if ((n->cls.role == LAT_ROLE_VIEW && n->group < 0) ||
           rules(ctx, g->nodes[p].fuseClass, cls))
         return p;
@@ -154,6 +169,85 @@ static int fusableProducer(LatGraph *g, int node,
 static void addGroupMembers(LatGraph *g, int node, int kernel) {
   for (int m = g->nodes[node].nextInGroup; m >= 0; m = g->nodes[m].nextInGroup)
     addToKernel(g, m, kernel);
+}
+
+/* The one node outside kernel `kernel` that uses its results: -1 while none
+ * is seen; false (stop) at a second one or an op outside the graph. */
+typedef struct {
+  int kernel;
+  int consumer;
+} SoleConsumer;
+
+static bool isSoleConsumer(const LatGraph *g, int user, void *context) {
+  SoleConsumer *c = context;
+  if (user >= 0 && g->nodes[user].kernel == c->kernel)
+    return true;
+  if (user < 0 || (c->consumer >= 0 && c->consumer != user))
+    return false;
+  c->consumer = user;
+  return true;
+}
+
+static int soleConsumer(const LatGraph *g, int kernel) {
+  SoleConsumer c = {kernel, -1};
+  for (int i = g->kernels[kernel].root; i >= 0; i = g->nodes[i].nextInKernel)
+    if (!latGraphAllUsers(g, i, isSoleConsumer, &c))
+      return -1;
+  return c.consumer;
+}
+
+/* The class a rule sees for node n as a consumer: its pattern's, or for a
+ * folded layout op the class of its kernel's root. */
+static const char *consumerClass(const LatGraph *g, int n) {
+  const LatNode *node = &g->nodes[n];
+  if (node->transparent)
+    node = &g->nodes[g->kernels[node->kernel].root];
+  return node->group >= 0 ? node->groupClass : node->cls.name;
+}
+
+/* Drops the kernels left empty and renumbers the rest, in order. */
+static void compactKernels(LatGraph *g) {
+  size_t kept = 0;
+  for (size_t k = 0; k < g->numKernels; k++) {
+    if (!g->kernels[k].numOps)
+      continue;
+    g->kernels[kept] = g->kernels[k];
+    for (int i = g->kernels[kept].root; i >= 0; i = g->nodes[i].nextInKernel)
+      g->nodes[i].kernel = (int)kept;
+    kept++;
+  }
+  g->numKernels = kept;
+}
+
+/* Exporters put layout ops in front of compute ops: NCHW -> NHWC transposes
+ * of activations around TOSA convs, transposed weights before matmuls. A
+ * kernel of nothing but layout ops whose results one node alone uses joins
+ * that node's kernel when the rule (its class, the consumer's class) exists
+ * -- nn-Meter's rule, with the layout op as the producer -- and its ops
+ * become transparent: the kernel keeps the consumer's root, name and
+ * estimate. Last kernel first, so chains of such kernels fold in turn. */
+static void foldLayoutPrologues(
+    LatGraph *g, bool (*rules)(void *, const char *, const char *), void *ctx) {
+  for (size_t k = g->numKernels; k-- > 0;) {
+    LatKernel *layout = &g->kernels[k];
+    if (!isLayoutOnly(g, layout))
+      continue;
+    int consumer = soleConsumer(g, (int)k);
+    if (consumer < 0 || g->nodes[consumer].kernel < 0 ||
+        !rules(ctx, g->nodes[layout->root].cls.name,
+               consumerClass(g, consumer)))
+      continue;
+    int target = g->nodes[consumer].kernel;
+    for (int i = layout->root, next; i >= 0; i = next) {
+      next = g->nodes[i].nextInKernel;
+      g->nodes[i].nextInKernel = -1;
+      g->nodes[i].transparent = true;
+      addToKernel(g, i, target);
+    }
+    layout->numOps = 0;
+    layout->root = layout->last = -1;
+  }
+  compactKernels(g);
 }
 
 bool latGraphDetect(LatGraph *g, bool fusion,
@@ -177,5 +271,7 @@ bool latGraphDetect(LatGraph *g, bool fusion,
     if (n->group >= 0)
       addGroupMembers(g, (int)i, n->kernel);
   }
+  if (fusion)
+    foldLayoutPrologues(g, rules, ctx);
   return true;
 }

@@ -6,7 +6,9 @@
  * exists and the producer has no other user. Views (reshapes) and folded
  * transposes are transparent: the op after them is matched against the
  * class before them. A multi-op pattern (patterns.c) is one unit: its ops
- * join or start a kernel together, under the pattern's class.
+ * join or start a kernel together, under the pattern's class. Transposes in
+ * front of a compute op fold into its kernel when the rule (transpose, its
+ * class) exists, also transparently.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef LATENCY_GRAPH_H
@@ -80,12 +82,13 @@ int latGraphValueProducer(const LatGraph *graph, MlirValue value);
 /// Returns the node producing operand `i` of node `n`, or -1.
 int latGraphProducerOf(const LatGraph *graph, int n, intptr_t i);
 
-/// Returns true when `accept(context, user)` holds for every use of node
-/// `n`'s results; `user` is the using node, or -1 for an op outside the graph.
+/// Returns true when `accept(graph, user, context)` holds for every use of
+/// node `n`'s results (stopping at the first that does not); `user` is the
+/// using node, or -1 for an op outside the graph.
 bool latGraphAllUsers(const LatGraph *graph, int n,
                       bool (*accept)(const LatGraph *graph, int user,
-                                     const void *context),
-                      const void *context);
+                                     void *context),
+                      void *context);
 
 /// Groups the costed ops into kernels; with `fusion` false every costed op
 /// is its own kernel. `rules` answers whether (producer, consumer) fuses.

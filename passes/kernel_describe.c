@@ -166,19 +166,32 @@ static double keyValueHeads(const LatGraph *g, MlirOperation scores,
   return kvHeads;
 }
 
-/* Attention from its first matmul, scores = Q K^T: [.., seq, kv] from
+/* Attention from its first matmul, scores = Q K^T: [.., seq, kv_len] from
  * [.., seq, head_dim]. The leading dims are batch x heads: split by Q's
  * rank-4 shape when a view above shows it, else taken as heads with batch 1;
- * kv_heads from K's path (grouped-query attention). */
-static void describeAttention(const LatGraph *g, LatKernel *k,
-                              MlirOperation scores) {
+ * kv_heads from K's path (grouped-query attention). Returns the kernel name
+ * the shapes call for: "attention" (prefill, seq = kv_len),
+ * "attention_decode" (one query row against kv_len keys) or
+ * "cross_attention" (another query length: cross-attention, or prefill
+ * against a KV cache), each with the axes its table and roofline read. */
+static const char *describeAttention(const LatGraph *g, LatKernel *k,
+                                     MlirOperation scores) {
   MatmulShape s;
   if (!matmulShape(scores, &s))
-    return;
+    return "attention";
   double batch = 1, heads = s.batch;
   queryBatchHeads(g, scores, s.m, s.k, &batch, &heads);
   double kvHeads = keyValueHeads(g, scores, batch, heads);
-  addField(k, "seq", s.m);
+  const char *name = s.m == s.n ? "attention"
+                     : s.m == 1 ? "attention_decode"
+                                : "cross_attention";
+  if (s.m == s.n)
+    addField(k, "seq", s.m);
+  else {
+    addField(k, "kv_len", s.n);
+    if (s.m != 1)
+      addField(k, "seq", s.m);
+  }
   addField(k, "batch", batch);
   addField(k, "heads", heads);
   addField(k, "head_dim", s.k);
@@ -188,6 +201,7 @@ static void describeAttention(const LatGraph *g, LatKernel *k,
            "batch=%.0f seq=%.0f kv_len=%.0f heads=%.0f kv_heads=%.0f "
            "head_dim=%.0f",
            batch, s.m, s.n, heads, kvHeads, s.k);
+  return name;
 }
 
 /* Conv work: 2 * output elements * (weight elements / output channels). */
@@ -269,16 +283,42 @@ static void checkOp(MlirOperation op, const LatNode *node) {
   }
 }
 
+/* Elements of the largest tensor a non-matmul, non-conv kernel computes on:
+ * the largest result of its members, or input of its reductions. Not the
+ * root's result: a norm's root is the reduction of its statistics ([n, s,
+ * 1] of an [n, s, c] input), a softmax's its max. */
+static double largestTensor(const LatGraph *g, const LatKernel *k) {
+  double largest = 0;
+  for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
+    const LatNode *n = &g->nodes[i];
+    if (n->transparent)
+      continue;
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
+      double e = latShapeOf(mlirOperationGetResult(n->op, r)).elements;
+      largest = e > largest ? e : largest;
+    }
+    if (!strcmp(n->cls.name, "reduce") &&
+        mlirOperationGetNumOperands(n->op) > 0) {
+      double e = latShapeOf(mlirOperationGetOperand(n->op, 0)).elements;
+      largest = e > largest ? e : largest;
+    }
+  }
+  return largest;
+}
+
 /* Appends the kernel's type: member classes joined with '+', a pattern's
- * class once, folded views and transposes left out. */
-static void kernelType(const LatGraph *g, LatKernel *k, bool batched) {
+ * class once (an attention root under the name its shapes call for),
+ * folded views and transposes left out. */
+static void kernelType(const LatGraph *g, LatKernel *k, bool batched,
+                       const char *attention) {
   size_t used = 0;
   k->type[0] = '\0';
   for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
     const LatNode *n = &g->nodes[i];
     if (n->transparent || (n->group >= 0 && !n->groupHead))
       continue;
-    const char *cls = n->group >= 0               ? n->groupClass
+    const char *cls = attention && i == k->root   ? attention
+                      : n->group >= 0             ? n->groupClass
                       : (i == k->root && batched) ? "batch_matmul"
                                                   : n->cls.name;
     used += (size_t)snprintf(k->type + used, sizeof k->type - used, "%s%s",
@@ -300,18 +340,19 @@ static void describeKernel(LatGraph *g, int kernel) {
     checkOp(g->nodes[i].op, &g->nodes[i]);
     k->flops += opFlops(&g->nodes[i]);
   }
+  const char *attention = NULL;
   if (rootNode->group >= 0 && !strcmp(rootNode->groupClass, "attention"))
-    describeAttention(g, k, root);
+    attention = describeAttention(g, k, root);
   else if (!strcmp(rootNode->cls.name, "matmul"))
     describeMatmul(k, root, &batched);
   else if (strstr(rootNode->cls.name, "conv2d"))
     describeConv(k, root);
   else if (mlirOperationGetNumResults(root) > 0) {
-    LatShape out = latShapeOf(mlirOperationGetResult(root, 0));
-    addField(k, "elements", out.elements);
-    snprintf(k->axes, sizeof k->axes, "elements=%.0f", out.elements);
+    double elements = largestTensor(g, k);
+    addField(k, "elements", elements);
+    snprintf(k->axes, sizeof k->axes, "elements=%.0f", elements);
   }
-  kernelType(g, k, batched);
+  kernelType(g, k, batched, attention);
   LatShape first = mlirOperationGetNumOperands(root) > 0
                        ? latShapeOf(mlirOperationGetOperand(root, 0))
                        : latShapeOf(mlirOperationGetResult(root, 0));
@@ -326,7 +367,7 @@ static void describeKernel(LatGraph *g, int kernel) {
   }
   if (k->dtype[0]) {
     addFieldText(k, "dtype", k->dtype);
-    if (rootNode->group >= 0 && !strcmp(rootNode->groupClass, "attention"))
+    if (attention)
       addFieldText(k, "kv_dtype", k->dtype);
   }
   k->bytes = boundaryBytes(g, kernel);

@@ -1,7 +1,8 @@
 /*===- patterns.c - multi-op templates: attention, GELU, softmax, norms ----===*
  *
  * Exporters decompose ops users think of as one (erf- and tanh-GELU, SiLU,
- * softmax, LayerNorm, RMSNorm) and write attention as matmul -> scale -> mask
+ * softmax, LayerNorm, GroupNorm, RMSNorm) and write attention as matmul ->
+ *scale -> mask
  *-> softmax -> matmul. Every pattern here is found the same way: pick a sink
  * and an input, then grow a region backwards from the sink, taking a
  * producer only when all of its users are already in the region and its
@@ -54,7 +55,7 @@ typedef struct {
   int extra;            /* a node outside the region that counts in  */
 } Inside;
 
-static bool isInside(const LatGraph *g, int user, const void *context) {
+static bool isInside(const LatGraph *g, int user, void *context) {
   (void)g;
   const Inside *in = context;
   return user >= 0 && (user == in->extra || inRegion(in->region, user));
@@ -195,6 +196,24 @@ static void matchSoftmax(LatGraph *g, int reduce) {
     makeGroup(g, &r, "softmax");
 }
 
+/* True when the norm's statistics are taken over more elements than x's
+ * last dim: GroupNorm (x reshaped to [n, groups, c / groups, h * w], mean
+ * over the last two axes, in one reduction or two), not LayerNorm (mean
+ * over the last axis). `first` is the region's earliest reduction, of x. */
+static bool spansAxes(const LatGraph *g, const Region *r, int first) {
+  LatShape x = latShapeOf(mlirOperationGetOperand(g->nodes[first].op, 0));
+  double stats = x.elements;
+  for (int i = 0; i < r->count; i++)
+    if (isClass(&g->nodes[r->nodes[i]], "reduce")) {
+      MlirOperation op = g->nodes[r->nodes[i]].op;
+      LatShape out = latShapeOf(mlirOperationGetResult(op, 0));
+      if (out.elements > 0 && out.elements < stats)
+        stats = out.elements;
+    }
+  return x.rank > 0 && stats > 0 &&
+         x.elements / stats > (double)x.dims[x.rank - 1];
+}
+
 /* (x - mean) * rsqrt(var + eps) * gamma + beta, or x * rsqrt(mean x^2 +
  * eps) * gamma, at the rsqrt (or pow(., -0.5), as linalg exporters write
  * it). */
@@ -219,7 +238,10 @@ static void matchNorm(LatGraph *g, int rsqrt) {
   grow(g, &r, x, -1);
   if (!inRegion(&r, rsqrt) || !countClass(g, &r, "reduce"))
     return;
-  makeGroup(g, &r, countClass(g, &r, "reduce") >= 2 ? "layernorm" : "rmsnorm");
+  makeGroup(g, &r,
+            countClass(g, &r, "reduce") < 2 ? "rmsnorm"
+            : spansAxes(g, &r, first)       ? "groupnorm"
+                                            : "layernorm");
 }
 
 /* True when every operand from outside the region comes from `x` or a

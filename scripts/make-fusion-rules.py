@@ -7,6 +7,11 @@ gpu: compute kernels absorb elementwise epilogues and the layout ops that
      TensorRT, XLA and Inductor do).
 cpu: compute kernels absorb elementwise post-ops (oneDNN post-ops) and
      batch-norm folds into the conv; elementwise chains stay separate.
+both: a transpose whose only user is a compute op folds into it (rows
+     (transpose, conv2d), ...): weights are transposed once at load time,
+     activation layout changes (NCHW <-> NHWC around TOSA convs) are
+     absorbed by layout propagation, as TensorRT, XLA and oneDNN do, and
+     attention kernels read Q, K, V in [batch, seq, heads, dim] as they are.
 
 usage: scripts/make-fusion-rules.py gpu|cpu > PROFILE/fusion.csv
 """
@@ -17,16 +22,21 @@ ANCHORS = ["conv1d", "conv2d", "conv3d", "depthwise_conv2d", "transpose_conv2d",
 EPILOGUE = ["add", "sub", "mul", "div", "relu", "relu6", "clamp", "sigmoid",
             "tanh", "gelu", "batchnorm", "exp", "erf", "cast", "rsqrt", "neg",
             "pow", "silu", "softmax"]
+# Normalisations are reductions: GPU compilers fuse the elementwise ops
+# after them (GroupNorm + SiLU) but start a new kernel at them (rules are
+# pairwise, so (add, layernorm) would also pull norms into conv epilogues).
+NORMS = ["layernorm", "groupnorm", "rmsnorm"]
 ELEMENTWISE = EPILOGUE + ["elementwise"]
 
 
 def rules(kind):
-    out = []
+    out = [("transpose", a) for a in ANCHORS + ["attention"]]
     for a in ANCHORS:
         for c in EPILOGUE + (["transpose", "copy"] if kind == "gpu" else []):
             out.append((a, c))
     if kind == "gpu":
         out += [(p, c) for p in ELEMENTWISE for c in ELEMENTWISE]
+        out += [(p, c) for p in NORMS for c in ELEMENTWISE]
     else:
         out += [("batchnorm", c) for c in ("relu", "relu6", "clamp", "add")]
         out += [("add", c) for c in ("relu", "relu6", "clamp")]

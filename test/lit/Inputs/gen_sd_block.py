@@ -1,0 +1,236 @@
+#!/usr/bin/python3
+"""Emits a Stable-Diffusion-1.5-style UNet block in TOSA (MLIR 22 syntax).
+
+Hand-written by this project (no exported diffusion graph was at hand): the
+op spelling follows torch-mlir's TOSA export as seen in test/models (NCHW
+tensors, NHWC convs inside transposes, linear layers as transpose(W) ->
+reshape -> matmul -> add, decomposed norms and softmax), the sizes follow
+SD 1.5's first down block at 32x32 latents (320 channels, 8 heads, a 77x768
+text context). It covers what the bundled real models do not: GroupNorm,
+SiLU, cross-attention (77 keys for 1024 queries), a GEGLU feed-forward with
+slices, a nearest-neighbour resize, f16.
+
+usage: gen_sd_block.py [f16|f32|bf16] > sd_unet_block.tosa.mlir
+"""
+import sys
+
+DT = sys.argv[1] if len(sys.argv) > 1 else "f16"
+lines, args, consts = [], [], {}
+counter = [0]
+
+
+def t(shape):
+    return f"tensor<{'x'.join(map(str, shape))}x{DT}>" if shape else f"tensor<{DT}>"
+
+
+def fresh():
+    counter[0] += 1
+    return f"%v{counter[0]}"
+
+
+def arg(shape):
+    name = f"%arg{len(args)}"
+    args.append(f"{name}: {t(shape)}")
+    return name, list(shape)
+
+
+def const(value, rank):
+    key = (value, rank)
+    if key not in consts:
+        name = f"%c{len(consts)}"
+        shape = [1] * rank
+        consts[key] = name
+        lines.insert(0, f'    {name} = "tosa.const"() <{{values = dense<{value}> : {t(shape)}}}> : () -> {t(shape)}')
+    return consts[key], [1] * rank
+
+
+def shape_const(shape):
+    name = fresh()
+    lines.append(f"    {name} = tosa.const_shape {{values = dense<[{', '.join(map(str, shape))}]> : tensor<{len(shape)}xindex>}} : () -> !tosa.shape<{len(shape)}>")
+    return name
+
+
+def raw(text_fmt, out_shape):
+    v = fresh()
+    lines.append("    " + text_fmt.replace("@V", v).replace("@OUT", t(out_shape)))
+    return v, list(out_shape)
+
+
+SHIFT = "%shift"
+ZP = "%zp"
+
+
+def bshape(a, b):
+    return [max(x, y) for x, y in zip(a, b)]
+
+
+def binary(name, a, b):
+    out = bshape(a[1], b[1])
+    if name == "tosa.mul":
+        return raw(f'@V = "tosa.mul"({a[0]}, {b[0]}, {SHIFT}) : ({t(a[1])}, {t(b[1])}, tensor<1xi8>) -> @OUT', out)
+    return raw(f'@V = "{name}"({a[0]}, {b[0]}) : ({t(a[1])}, {t(b[1])}) -> @OUT', out)
+
+
+def unary(name, a):
+    return raw(f'@V = "{name}"({a[0]}) : ({t(a[1])}) -> @OUT', a[1])
+
+
+def reshape(a, shape):
+    s = shape_const(shape)
+    return raw(f'@V = "tosa.reshape"({a[0]}, {s}) : ({t(a[1])}, !tosa.shape<{len(shape)}>) -> @OUT', shape)
+
+
+def transpose(a, perms):
+    out = [a[1][p] for p in perms]
+    return raw(f'@V = "tosa.transpose"({a[0]}) <{{perms = array<i32: {", ".join(map(str, perms))}>}}> : ({t(a[1])}) -> @OUT', out)
+
+
+def reduce(name, a, axis):
+    out = list(a[1]); out[axis] = 1
+    return raw(f'@V = "{name}"({a[0]}) <{{axis = {axis} : i32}}> : ({t(a[1])}) -> @OUT', out)
+
+
+def matmul(a, b):
+    out = [a[1][0], a[1][1], b[1][2]]
+    return raw(f'@V = "tosa.matmul"({a[0]}, {b[0]}, {ZP}, {ZP}) : ({t(a[1])}, {t(b[1])}, tensor<1x{DT}>, tensor<1x{DT}>) -> @OUT', out)
+
+
+def slice_(a, start, size):
+    s0, s1 = shape_const(start), shape_const(size)
+    n = len(size)
+    return raw(f'@V = "tosa.slice"({a[0]}, {s0}, {s1}) : ({t(a[1])}, !tosa.shape<{n}>, !tosa.shape<{n}>) -> @OUT', size)
+
+
+def linear(x, cin, cout):
+    """x [1, s, cin] @ W^T + b, PyTorch style: transpose(W) -> reshape -> matmul -> add."""
+    w = arg([cout, cin]); b = arg([cout])
+    wt = transpose(w, [1, 0])
+    w3 = reshape(wt, [1, cin, cout])
+    y = matmul(x, w3)
+    b3 = reshape(b, [1, 1, cout])
+    return binary("tosa.add", y, b3)
+
+
+def conv(x, cin, cout, k):
+    """x NCHW -> NHWC conv -> NCHW, as torch-mlir's TOSA export wraps convs."""
+    n, c, h, wd = x[1]
+    w = arg([cout, k, k, cin]); b = arg([cout])
+    xh = transpose(x, [0, 2, 3, 1])
+    p = k // 2
+    out = [n, h, wd, cout]
+    y = raw(f'@V = "tosa.conv2d"({xh[0]}, {w[0]}, {b[0]}, {ZP}, {ZP}) <{{acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: {p}, {p}, {p}, {p}>, stride = array<i64: 1, 1>}}> : ({t(xh[1])}, {t(w[1])}, {t(b[1])}, tensor<1x{DT}>, tensor<1x{DT}>) -> @OUT', out)
+    return transpose(y, [0, 3, 1, 2])
+
+
+def group_norm(x, groups=32):
+    n, c, h, w = x[1]
+    g = reshape(x, [n, groups, c // groups, h * w])
+    count = float((c // groups) * h * w)
+    s = reduce("tosa.reduce_sum", reduce("tosa.reduce_sum", g, 3), 2)
+    mean = binary("tosa.mul", s, const(f"{1 / count:.8e}", 4))
+    d = binary("tosa.sub", g, mean)
+    sq = binary("tosa.mul", d, d)
+    v = reduce("tosa.reduce_sum", reduce("tosa.reduce_sum", sq, 3), 2)
+    var = binary("tosa.mul", v, const(f"{1 / count:.8e}", 4))
+    r = unary("tosa.rsqrt", binary("tosa.add", var, const("9.99999974E-6", 4)))
+    y = reshape(binary("tosa.mul", d, r), [n, c, h, w])
+    gamma = reshape(arg([c]), [1, c, 1, 1]); beta = reshape(arg([c]), [1, c, 1, 1])
+    return binary("tosa.add", binary("tosa.mul", y, gamma), beta)
+
+
+def layer_norm(x):
+    _, s, c = x[1]
+    m = binary("tosa.mul", reduce("tosa.reduce_sum", x, 2), const(f"{1 / c:.8e}", 3))
+    d = binary("tosa.sub", x, m)
+    v = binary("tosa.mul", reduce("tosa.reduce_sum", binary("tosa.mul", d, d), 2), const(f"{1 / c:.8e}", 3))
+    r = unary("tosa.rsqrt", binary("tosa.add", v, const("9.99999974E-6", 3)))
+    gamma = reshape(arg([c]), [1, 1, c]); beta = reshape(arg([c]), [1, 1, c])
+    return binary("tosa.add", binary("tosa.mul", binary("tosa.mul", d, r), gamma), beta)
+
+
+def silu(x):
+    return binary("tosa.mul", x, unary("tosa.sigmoid", x))
+
+
+def heads_split(x, heads):
+    _, s, c = x[1]
+    d = c // heads
+    return reshape(transpose(reshape(x, [1, s, heads, d]), [0, 2, 1, 3]), [heads, s, d])
+
+
+def heads_merge(x, heads):
+    h, s, d = x[1]
+    return reshape(transpose(reshape(x, [1, heads, s, d]), [0, 2, 1, 3]), [1, s, heads * d])
+
+
+def softmax(x):
+    m = reduce("tosa.reduce_max", x, 2)
+    e = unary("tosa.exp", binary("tosa.sub", x, m))
+    r = unary("tosa.reciprocal", reduce("tosa.reduce_sum", e, 2))
+    return binary("tosa.mul", e, r)
+
+
+def attention(x, ctx, c, heads):
+    q = heads_split(linear_nobias(x, c, c), heads)
+    src = ctx if ctx else x
+    k = heads_split(linear_nobias(src, src[1][2], c), heads)
+    v = heads_split(linear_nobias(src, src[1][2], c), heads)
+    kt = transpose(k, [0, 2, 1])
+    scores = binary("tosa.mul", matmul(q, kt), const(f"{(c // heads) ** -0.5:.8e}", 3))
+    o = matmul(softmax(scores), v)
+    return linear(heads_merge(o, heads), c, c)
+
+
+def linear_nobias(x, cin, cout):
+    w = arg([cout, cin])
+    return matmul(x, reshape(transpose(w, [1, 0]), [1, cin, cout]))
+
+
+def gelu(x):
+    inner = unary("tosa.erf", binary("tosa.mul", x, const("0.707106769", 3)))
+    return binary("tosa.mul", binary("tosa.mul", x, const("5.000000e-01", 3)),
+                  binary("tosa.add", inner, const("1.000000e+00", 3)))
+
+
+C, H, HEADS, TXT, TEMB = 320, 32, 8, 77, 1280
+x = arg([1, C, H, H]); temb = arg([1, TEMB]); ctx = arg([1, TXT, 768])
+
+# ResBlock
+h = conv(silu(group_norm(x)), C, C, 3)
+t_ = linear(reshape(silu(temb), [1, 1, TEMB]), TEMB, C)
+h = binary("tosa.add", h, reshape(t_, [1, C, 1, 1]))
+h = conv(silu(group_norm(h)), C, C, 3)
+res = binary("tosa.add", x, h)
+
+# Spatial transformer
+s = conv(group_norm(res), C, C, 1)
+s = reshape(transpose(s, [0, 2, 3, 1]), [1, H * H, C])
+s = binary("tosa.add", s, attention(layer_norm(s), None, C, HEADS))
+s = binary("tosa.add", s, attention(layer_norm(s), ctx, C, HEADS))
+ff = linear(layer_norm(s), C, 8 * C)
+a = slice_(ff, [0, 0, 0], [1, H * H, 4 * C])
+gate = slice_(ff, [0, 0, 4 * C], [1, H * H, 4 * C])
+s = binary("tosa.add", s, linear(binary("tosa.mul", a, gelu(gate)), 4 * C, C))
+s = transpose(reshape(s, [1, H, H, C]), [0, 3, 1, 2])
+out = binary("tosa.add", conv(s, C, C, 1), res)
+
+# Upsample (nearest, 2x) then conv, as in the UNet's up blocks
+nh = transpose(out, [0, 2, 3, 1])
+sc, of, bo = shape_const([2, 1, 2, 1]), shape_const([0, 0]), shape_const([1, 1])
+up = raw(f'@V = "tosa.resize"({nh[0]}, {sc}, {of}, {bo}) <{{mode = #tosa.resize_mode<NEAREST_NEIGHBOR>}}> : ({t(nh[1])}, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> @OUT', [1, 2 * H, 2 * H, C])
+up = transpose(up, [0, 3, 1, 2])
+final = conv(up, C, C, 3)
+
+print("// A Stable-Diffusion-1.5-style UNet block (ResBlock with time embedding,")
+print("// spatial transformer with self- and cross-attention and a GEGLU feed-forward,")
+print("// nearest 2x upsample + conv), written in the op spelling of torch-mlir's TOSA")
+print(f"// export. Generated by test/lit/Inputs/gen_sd_block.py {DT}; weights are arguments.")
+print("module {")
+print(f"  func.func @forward({', '.join(args)}) -> {t(final[1])} {{")
+print(f'    %shift = "tosa.const"() <{{values = dense<0> : tensor<1xi8>}}> : () -> tensor<1xi8>')
+print(f'    %zp = "tosa.const"() <{{values = dense<0.0> : tensor<1x{DT}>}}> : () -> tensor<1x{DT}>')
+for l in lines:
+    print(l)
+print(f"    return {final[0]} : {t(final[1])}")
+print("  }")
+print("}")
