@@ -57,6 +57,30 @@ void latGraphFree(LatGraph *g) {
   memset(g, 0, sizeof *g);
 }
 
+/* Marks the nodes whose operands are all constants as constant, and takes
+ * the costed and view ones among them out of detection: BN's rsqrt(var +
+ * eps) on constant statistics, reshuffles of constant weights. Unknown ops
+ * are left alone (they may have effects), and so are ops without operands
+ * that are not constants themselves. */
+static void skipConstantFolded(LatGraph *g) {
+  for (size_t i = 0; i < g->numNodes; i++) {
+    LatNode *n = &g->nodes[i];
+    if (n->cls.role == LAT_ROLE_SKIP && !strcmp(n->cls.name, "const")) {
+      n->constant = true;
+      continue;
+    }
+    intptr_t numOperands = mlirOperationGetNumOperands(n->op);
+    bool constant = n->cls.role != LAT_ROLE_UNKNOWN && numOperands > 0;
+    for (intptr_t o = 0; o < numOperands && constant; o++) {
+      int p = latGraphProducerOf(g, (int)i, o);
+      constant = p >= 0 && g->nodes[p].constant;
+    }
+    n->constant = constant;
+    if (constant)
+      n->cls.role = LAT_ROLE_SKIP;
+  }
+}
+
 bool latGraphBuild(MlirBlock block, LatGraph *g) {
   memset(g, 0, sizeof *g);
   size_t n = 0;
@@ -87,6 +111,7 @@ bool latGraphBuild(MlirBlock block, LatGraph *g) {
     g->slotKeys[s] = op.ptr;
     g->slotValues[s] = (int)g->numNodes++;
   }
+  skipConstantFolded(g);
   return true;
 }
 
@@ -114,12 +139,14 @@ static bool isLayoutClass(const char *cls) {
          !strcmp(cls, "reshape");
 }
 
-/* A kernel of nothing but layout ops (transposes, copies, views). */
+/* A kernel of nothing but data movement (transposes, copies, broadcasts,
+ * pads, views): what exporters put in front of compute ops. */
 static bool isLayoutOnly(const LatGraph *g, const LatKernel *k) {
   for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
     const LatNode *n = &g->nodes[i];
     if (n->group >= 0 ||
-        (n->cls.role != LAT_ROLE_VIEW && !isLayoutClass(n->cls.name)))
+        (n->cls.role != LAT_ROLE_VIEW && !isLayoutClass(n->cls.name) &&
+         strcmp(n->cls.name, "broadcast") && strcmp(n->cls.name, "pad")))
       return false;
   }
   return true;
@@ -219,9 +246,11 @@ static void compactKernels(LatGraph *g) {
   g->numKernels = kept;
 }
 
-/* Exporters put layout ops in front of compute ops: NCHW -> NHWC transposes
- * of activations around TOSA convs, transposed weights before matmuls. A
- * kernel of nothing but layout ops whose results one node alone uses joins
+/* Exporters put data movement in front of compute ops: NCHW -> NHWC
+ * transposes of activations around TOSA convs, transposed or broadcast
+ * weights before matmuls, explicit pads before convs, bias broadcasts into
+ * a conv's or matmul's accumulator. A kernel of nothing but such ops
+ * whose results one node alone uses joins
  * that node's kernel when the rule (its class, the consumer's class) exists
  * -- nn-Meter's rule, with the layout op as the producer -- and its ops
  * become transparent: the kernel keeps the consumer's root, name and

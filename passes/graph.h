@@ -29,6 +29,7 @@ typedef struct {
   int kernel;             /* kernel index, -1 when in none               */
   int nextInKernel;       /* next member node, -1 at the end             */
   bool transparent;       /* folded view/transpose: not in the type name */
+  bool constant;          /* computes only on constants: folded, no cost */
   int group;              /* multi-op pattern this op belongs to, or -1  */
   const char *groupClass; /* the pattern's class (attention, gelu, ...)  */
   bool groupHead;         /* first op of its group in program order      */
@@ -65,8 +66,10 @@ typedef struct {
   size_t numSlots;
 } LatGraph;
 
-/// Fills `graph` with the ops of `block` (top level) and their classes;
-/// returns false when out of memory.
+/// Fills `graph` with the ops of `block` (top level) and their classes; ops
+/// that compute only on constants are marked constant and skipped (every
+/// compiler folds them before a device runs anything). Returns false when
+/// out of memory.
 bool latGraphBuild(MlirBlock block, LatGraph *graph);
 
 /// Frees what `graph` owns.

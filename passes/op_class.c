@@ -9,6 +9,8 @@
 
 #include "ir_util.h"
 
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 
 #include <string.h>
@@ -174,7 +176,7 @@ static const char *const kElementwise[] = {
 
 typedef struct {
   bool erf, max, min, select, cmp, exp, tanh, sqrt, div, add, sub, mul;
-  bool cast, other;
+  bool cast, extract, other;
   int numOps;
 } BodyOps;
 
@@ -191,6 +193,8 @@ static BodyOps scanBody(MlirOperation generic) {
     b.numOps++;
     if (latOpIs(op, "math.erf"))
       b.erf = true;
+    else if (latOpIs(op, "tensor.extract"))
+      b.extract = true; /* reads an input at computed indices */
     else if (latOpIs(op, "arith.maximumf") || latOpIs(op, "arith.maxnumf"))
       b.max = true;
     else if (latOpIs(op, "arith.minimumf") || latOpIs(op, "arith.minnumf"))
@@ -236,11 +240,55 @@ static bool hasReduction(MlirOperation generic) {
   return strstr(text, "reduction") != NULL;
 }
 
+/* True when indexing map `map` reads the result's index space unchanged:
+ * dim i at position i, or the constant 0 where `shape` has extent 1 (how
+ * torch-mlir spells a broadcast of a size-1 dim). */
+static bool readsInPlace(MlirAffineMap map, const LatShape *shape) {
+  intptr_t n = mlirAffineMapGetNumResults(map);
+  if (n != shape->rank || mlirAffineMapGetNumDims(map) != n)
+    return false;
+  for (intptr_t i = 0; i < n; i++) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, i);
+    bool same = mlirAffineExprIsADim(e) && mlirAffineDimExprGetPosition(e) == i;
+    bool unitBroadcast = mlirAffineExprIsAConstant(e) &&
+                         mlirAffineConstantExprGetValue(e) == 0 &&
+                         shape->dims[i] == 1;
+    if (!same && !unitBroadcast)
+      return false;
+  }
+  return true;
+}
+
+/* A generic that yields its one input, of the result's type, read in place:
+ * a copy that upstream canonicalisation erases (and no device runs). */
+static bool isIdentityCopy(MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) != 2 ||
+      mlirOperationGetNumResults(op) != 1 ||
+      !mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(op, 0)),
+                     mlirValueGetType(mlirOperationGetResult(op, 0))))
+    return false;
+  MlirAttribute maps = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("indexing_maps"));
+  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      mlirArrayAttrGetNumElements(maps) != 2)
+    return false;
+  LatShape shape = latShapeOf(mlirOperationGetResult(op, 0));
+  for (intptr_t i = 0; i < 2; i++) {
+    MlirAttribute map = mlirArrayAttrGetElement(maps, i);
+    if (!mlirAttributeIsAAffineMap(map) ||
+        !readsInPlace(mlirAffineMapAttrGetValue(map), &shape))
+      return false;
+  }
+  return true;
+}
+
 static LatOpClass classifyGeneric(MlirOperation op) {
   BodyOps b = scanBody(op);
   LatOpClass c = {"elementwise", LAT_ROLE_COSTED, b.numOps ? b.numOps : 1};
   intptr_t numInputs = mlirOperationGetNumOperands(op) - 1;
-  if (b.erf)
+  if (b.extract)
+    c.name = "gather"; /* gathers, nearest / bilinear resizes */
+  else if (b.erf)
     c.name = "gelu";
   else if (b.sqrt && numInputs >= 3)
     c.name = "batchnorm";
@@ -266,6 +314,8 @@ static LatOpClass classifyGeneric(MlirOperation op) {
     c.name = "add";
   else if (b.cast)
     c.name = "cast";
+  else if (b.numOps == 0 && isIdentityCopy(op))
+    c = (LatOpClass){"copy", LAT_ROLE_VIEW, 0};
   else if (b.numOps == 0)
     c.name = "copy"; /* a yield of inputs: transpose or broadcast */
   return c;

@@ -7,18 +7,21 @@ gpu: compute kernels absorb elementwise epilogues and the layout ops that
      TensorRT, XLA and Inductor do).
 cpu: compute kernels absorb elementwise post-ops (oneDNN post-ops) and
      batch-norm folds into the conv; elementwise chains stay separate.
-both: a transpose whose only user is a compute op folds into it (rows
-     (transpose, conv2d), ...): weights are transposed once at load time,
+both: data movement whose only user is a compute op folds into it (rows
+     (transpose|copy|broadcast, conv2d|matmul|attention|...), (pad,
+     conv*|pool)): weights are transposed or broadcast once at load time,
      activation layout changes (NCHW <-> NHWC around TOSA convs) are
-     absorbed by layout propagation, as TensorRT, XLA and oneDNN do, and
-     attention kernels read Q, K, V in [batch, seq, heads, dim] as they are.
+     absorbed by layout propagation, as TensorRT, XLA and oneDNN do,
+     attention kernels read Q, K, V in [batch, seq, heads, dim] as they are,
+     convolution and pooling libraries pad implicitly, and a bias broadcast
+     into a GEMM's or conv's accumulator is its C operand.
 
 usage: scripts/make-fusion-rules.py gpu|cpu > PROFILE/fusion.csv
 """
 import sys
 
-ANCHORS = ["conv1d", "conv2d", "conv3d", "depthwise_conv2d", "transpose_conv2d",
-           "matmul", "batch_matmul"]
+CONVS = ["conv1d", "conv2d", "conv3d", "depthwise_conv2d", "transpose_conv2d"]
+ANCHORS = CONVS + ["matmul", "batch_matmul"]
 EPILOGUE = ["add", "sub", "mul", "div", "relu", "relu6", "clamp", "sigmoid",
             "tanh", "gelu", "batchnorm", "exp", "erf", "cast", "rsqrt", "neg",
             "pow", "silu", "softmax"]
@@ -30,7 +33,9 @@ ELEMENTWISE = EPILOGUE + ["elementwise"]
 
 
 def rules(kind):
-    out = [("transpose", a) for a in ANCHORS + ["attention"]]
+    out = [(m, a) for m in ("transpose", "copy", "broadcast")
+           for a in ANCHORS + ["attention"]]
+    out += [("pad", a) for a in CONVS + ["pool"]]
     for a in ANCHORS:
         for c in EPILOGUE + (["transpose", "copy"] if kind == "gpu" else []):
             out.append((a, c))
