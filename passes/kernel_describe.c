@@ -33,6 +33,26 @@ static double valueBytes(MlirValue v) {
                     : 0;
 }
 
+/* Bytes a kernel reads for `v`. A value that folding computes from constants
+ * (graph.c) is not materialised at its own size: a bias broadcast into a
+ * conv's accumulator is read as the bias. So count the constants it is made
+ * from, at most its own size; `depth` bounds the walk. */
+static double readBytes(const LatGraph *g, MlirValue v, int depth) {
+  double own = valueBytes(v);
+  int p = latGraphValueProducer(g, v);
+  if (p < 0 || !g->nodes[p].constant ||
+      !strcmp(g->nodes[p].cls.name, "const") || depth > 8)
+    return own;
+  double sources = 0;
+  MlirOperation op = g->nodes[p].op;
+  for (intptr_t o = 0; o < mlirOperationGetNumOperands(op); o++) {
+    MlirValue in = mlirOperationGetOperand(op, o);
+    if (!isInitProducer(latProducer(in)))
+      sources += readBytes(g, in, depth + 1);
+  }
+  return sources < own ? sources : own;
+}
+
 static double boundaryBytes(const LatGraph *g, int kernel) {
   double bytes = 0;
   MlirValue seen[64];
@@ -51,7 +71,7 @@ static double boundaryBytes(const LatGraph *g, int kernel) {
         continue;
       if (numSeen < 64)
         seen[numSeen++] = v;
-      bytes += valueBytes(v);
+      bytes += readBytes(g, v, 0);
     }
     for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
       MlirValue v = mlirOperationGetResult(op, r);
