@@ -13,7 +13,7 @@ both: data movement whose only user is a compute op folds into it (rows
      activation layout changes (NCHW <-> NHWC around TOSA convs) are
      absorbed by layout propagation, as TensorRT, XLA and oneDNN do,
      attention kernels read Q, K, V in [batch, seq, heads, dim] as they are,
-     convolution and pooling libraries pad implicitly, and a bias broadcast
+     convolution and pooling libraries pad (and crop: slice) implicitly, and a bias broadcast
      into a GEMM's or conv's accumulator is its C operand.
 
 usage: scripts/make-fusion-rules.py gpu|cpu > PROFILE/fusion.csv
@@ -34,8 +34,8 @@ ELEMENTWISE = EPILOGUE + ["elementwise"]
 
 def rules(kind):
     out = [(m, a) for m in ("transpose", "copy", "broadcast")
-           for a in ANCHORS + ["attention"]]
-    out += [("pad", a) for a in CONVS + ["pool"]]
+           for a in ANCHORS + ["attention", "pool"]]
+    out += [(m, a) for m in ("pad", "slice") for a in CONVS + ["pool"]]
     for a in ANCHORS:
         for c in EPILOGUE + (["transpose", "copy"] if kind == "gpu" else []):
             out.append((a, c))
