@@ -232,10 +232,13 @@ static void describeConv(LatKernel *k, MlirOperation op) {
   char name[96];
   latOpName(op, name, sizeof name);
   bool nchw = strstr(name, "nchw") != NULL;
-  if (out.rank != 4 || in.rank != 4)
+  /* depthwise ..._hwcm convs keep the channel multiplier as a fifth dim */
+  bool multiplier = out.rank == 5 && strstr(name, "hwcm") != NULL;
+  if ((out.rank != 4 && !multiplier) || in.rank != 4)
     return;
   int c = nchw ? 1 : 3, h = nchw ? 2 : 1;
-  double cout = (double)out.dims[c], cin = (double)in.dims[c];
+  double cout = (double)out.dims[c] * (multiplier ? (double)out.dims[4] : 1);
+  double cin = (double)in.dims[c];
   double window = strstr(name, "depthwise")
                       ? w.elements / (cout > 0 ? cout : 1)
                       : w.elements / (cout * cin > 0 ? cout * cin : 1);
@@ -304,9 +307,10 @@ static void checkOp(MlirOperation op, const LatNode *node) {
 }
 
 /* Elements of the largest tensor a non-matmul, non-conv kernel computes on:
- * the largest result of its members, or input of its reductions. Not the
- * root's result: a norm's root is the reduction of its statistics ([n, s,
- * 1] of an [n, s, c] input), a softmax's its max. */
+ * the largest result of its members, or input of its reductions and pools.
+ * Not the root's result: a norm's root is the reduction of its statistics
+ * ([n, s, 1] of an [n, s, c] input), a softmax's its max, a global pool's
+ * [n, 1, 1, c]. */
 static double largestTensor(const LatGraph *g, const LatKernel *k) {
   double largest = 0;
   for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
@@ -317,7 +321,7 @@ static double largestTensor(const LatGraph *g, const LatKernel *k) {
       double e = latShapeOf(mlirOperationGetResult(n->op, r)).elements;
       largest = e > largest ? e : largest;
     }
-    if (!strcmp(n->cls.name, "reduce") &&
+    if ((!strcmp(n->cls.name, "reduce") || !strcmp(n->cls.name, "pool")) &&
         mlirOperationGetNumOperands(n->op) > 0) {
       double e = latShapeOf(mlirOperationGetOperand(n->op, 0)).elements;
       largest = e > largest ? e : largest;
