@@ -140,14 +140,15 @@ static bool isLayoutClass(const char *cls) {
 }
 
 /* A kernel of nothing but data movement (transposes, copies, broadcasts,
- * pads, slices, views): what exporters put in front of compute ops. */
+ * pads, slices, concats, views): what exporters put in front of compute
+ * ops. */
 static bool isLayoutOnly(const LatGraph *g, const LatKernel *k) {
   for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
     const LatNode *n = &g->nodes[i];
     if (n->group >= 0 ||
         (n->cls.role != LAT_ROLE_VIEW && !isLayoutClass(n->cls.name) &&
          strcmp(n->cls.name, "broadcast") && strcmp(n->cls.name, "pad") &&
-         strcmp(n->cls.name, "slice")))
+         strcmp(n->cls.name, "slice") && strcmp(n->cls.name, "concat")))
       return false;
   }
   return true;

@@ -176,7 +176,7 @@ static const char *const kElementwise[] = {
 
 typedef struct {
   bool erf, max, min, select, cmp, exp, tanh, sqrt, div, add, sub, mul;
-  bool cast, extract, other;
+  bool cast, extract, neg, other;
   int numOps;
 } BodyOps;
 
@@ -195,6 +195,8 @@ static BodyOps scanBody(MlirOperation generic) {
       b.erf = true;
     else if (latOpIs(op, "tensor.extract"))
       b.extract = true; /* reads an input at computed indices */
+    else if (latOpIs(op, "arith.negf"))
+      b.neg = true;
     else if (latOpIs(op, "arith.maximumf") || latOpIs(op, "arith.maxnumf"))
       b.max = true;
     else if (latOpIs(op, "arith.minimumf") || latOpIs(op, "arith.minnumf"))
@@ -314,6 +316,8 @@ static LatOpClass classifyGeneric(MlirOperation op) {
     c.name = "add";
   else if (b.cast)
     c.name = "cast";
+  else if (b.neg && !b.other)
+    c.name = "neg";
   else if (b.numOps == 0 && isIdentityCopy(op))
     c = (LatOpClass){"copy", LAT_ROLE_VIEW, 0};
   else if (b.numOps == 0)

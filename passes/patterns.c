@@ -1,14 +1,13 @@
 /*===- patterns.c - multi-op templates: attention, GELU, softmax, norms ----===*
  *
  * Exporters decompose ops users think of as one (erf- and tanh-GELU, SiLU,
- * softmax, LayerNorm, GroupNorm, RMSNorm) and write attention as matmul ->
- *scale -> mask
- *-> softmax -> matmul. Every pattern here is found the same way: pick a sink
- * and an input, then grow a region backwards from the sink, taking a
- * producer only when all of its users are already in the region and its
- * class is elementwise, a reduction or a view, and never taking the input's
- * producer. The region becomes one group with one class; detection then
- * treats it as a single op (graph.c).
+ * softmax, LayerNorm, GroupNorm, RMSNorm, rotary embeddings) and write
+ * attention as matmul -> scale -> mask -> softmax -> matmul. Every pattern
+ * here is found the same way: pick a sink and an input, then grow a region
+ * backwards from the sink, taking a producer only when all of its users are
+ * already in the region and its class is elementwise, a reduction or a view,
+ * and never taking the input's producer. The region becomes one group with
+ * one class; detection then treats it as a single op (graph.c).
  *
  *===----------------------------------------------------------------------===*/
 #include "patterns.h"
@@ -36,14 +35,17 @@ static bool isClass(const LatNode *n, const char *name) {
   return !strcmp(n->cls.name, name);
 }
 
-/* Classes a decomposed pattern is made of. */
-static bool growable(const LatNode *n) {
+/* Classes a decomposed pattern is made of; with `halves`, also the slices
+ * and concats of a rotary embedding. */
+static bool growable(const LatNode *n, bool halves) {
   static const char *const classes[] = {
       "add",   "sub",  "mul",     "div",       "exp",    "reduce",      "rsqrt",
       "pow",   "neg",  "cast",    "copy",      "erf",    "elementwise", "relu",
       "clamp", "tanh", "reshape", "broadcast", "sigmoid"};
   if (n->group >= 0 || n->cls.role == LAT_ROLE_SKIP)
     return false;
+  if (halves && (isClass(n, "slice") || isClass(n, "concat")))
+    return true;
   for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
     if (isClass(n, classes[i]))
       return true;
@@ -67,23 +69,30 @@ static bool usersInside(const LatGraph *g, int n, const Region *r, int extra) {
   return latGraphAllUsers(g, n, isInside, &in);
 }
 
-/* Grows `r` (holding the sink) backwards to a fixed point; `stop` is never
- * taken; `extra` counts as inside for the users check. */
-static void grow(const LatGraph *g, Region *r, int stop, int extra) {
+/* Grows `r` (holding the sink) backwards to a fixed point over growable
+ * classes (`halves`: see growable); `stop` is never taken; `extra` counts as
+ * inside for the users check. */
+static void growOver(const LatGraph *g, Region *r, int stop, int extra,
+                     bool halves) {
   for (bool changed = true; changed;) {
     changed = false;
     for (int k = 0; k < r->count && r->count < kMaxRegion; k++) {
       MlirOperation op = g->nodes[r->nodes[k]].op;
       for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
         int p = latGraphProducerOf(g, r->nodes[k], i);
-        if (p < 0 || p == stop || inRegion(r, p) || !growable(&g->nodes[p]) ||
-            !usersInside(g, p, r, extra) || r->count == kMaxRegion)
+        if (p < 0 || p == stop || inRegion(r, p) ||
+            !growable(&g->nodes[p], halves) || !usersInside(g, p, r, extra) ||
+            r->count == kMaxRegion)
           continue;
         r->nodes[r->count++] = p;
         changed = true;
       }
     }
   }
+}
+
+static void grow(const LatGraph *g, Region *r, int stop, int extra) {
+  growOver(g, r, stop, extra, false);
 }
 
 static int countClass(const LatGraph *g, const Region *r, const char *name) {
@@ -127,7 +136,8 @@ static int onlyUser(const LatGraph *g, int n) {
 static int forwardSink(const LatGraph *g, int n, int steps) {
   for (int s = 0; s < steps; s++) {
     int u = onlyUser(g, n);
-    if (u < 0 || !growable(&g->nodes[u]) || isClass(&g->nodes[u], "reduce"))
+    if (u < 0 || !growable(&g->nodes[u], false) ||
+        isClass(&g->nodes[u], "reduce"))
       break;
     n = u;
   }
@@ -137,7 +147,7 @@ static int forwardSink(const LatGraph *g, int n, int steps) {
 /* matmul(Q, K^T) -> ... softmax ... -> matmul(P, V), at the second matmul. */
 static void matchAttention(LatGraph *g, int m2) {
   int p = latGraphProducerOf(g, m2, 0);
-  if (p < 0 || !growable(&g->nodes[p]) || !usersInside(g, p, NULL, m2))
+  if (p < 0 || !growable(&g->nodes[p], false) || !usersInside(g, p, NULL, m2))
     return;
   Region r = {{p}, 1};
   grow(g, &r, -1, m2);
@@ -185,7 +195,7 @@ static void matchSoftmax(LatGraph *g, int reduce) {
     if (user >= 0 && user != reduce)
       sink = user;
   }
-  if (sink < 0 || !growable(&g->nodes[sink]))
+  if (sink < 0 || !growable(&g->nodes[sink], false))
     return;
   int sub = latGraphProducerOf(g, e, 0), x = sub;
   if (sub >= 0 && isClass(&g->nodes[sub], "sub"))
@@ -324,6 +334,28 @@ static void matchActivation(LatGraph *g, int mul) {
     makeGroup(g, &r, "silu");
 }
 
+/* Rotary position embedding, x * cos + rotate_half(x) * sin with
+ * rotate_half(x) = concat(-x2, x1) of x's halves, at the final add: the
+ * region back to its input x (used at least twice: two slices and the
+ * multiply), holding slices, a concat and a negation. */
+static void matchRotary(LatGraph *g, int add) {
+  Region r = {{add}, 1};
+  growOver(g, &r, -1, -1, true);
+  /* linalg spells the concat as insert_slices (copies) into an empty */
+  bool joined = countClass(g, &r, "concat") || countClass(g, &r, "copy") >= 2;
+  if (countClass(g, &r, "slice") < 2 || !joined || !countClass(g, &r, "neg"))
+    return;
+  int x = activationInput(g, &r);
+  if (x < 0)
+    return;
+  if (inRegion(&r, x)) {
+    r = (Region){{add}, 1};
+    growOver(g, &r, x, -1, true);
+  }
+  if (onlyInput(g, &r, x) && usersIn(g, x, &r) >= 2)
+    makeGroup(g, &r, "rope");
+}
+
 void latGraphMatchPatterns(LatGraph *g, bool fusion) {
   for (size_t i = 0; fusion && i < g->numNodes; i++)
     if (isClass(&g->nodes[i], "matmul") && g->nodes[i].group < 0)
@@ -345,6 +377,9 @@ void latGraphMatchPatterns(LatGraph *g, bool fusion) {
         (isClass(n, "rsqrt") || (isClass(n, "pow") && !squares)))
       matchNorm(g, (int)i);
   }
+  for (size_t i = 0; i < g->numNodes; i++)
+    if (isClass(&g->nodes[i], "add") && g->nodes[i].group < 0)
+      matchRotary(g, (int)i);
   for (size_t i = 0; i < g->numNodes; i++)
     if (isClass(&g->nodes[i], "mul") && g->nodes[i].group < 0)
       matchActivation(g, (int)i);

@@ -14,7 +14,9 @@ both: data movement whose only user is a compute op folds into it (rows
      absorbed by layout propagation, as TensorRT, XLA and oneDNN do,
      attention kernels read Q, K, V in [batch, seq, heads, dim] as they are,
      convolution and pooling libraries pad (and crop: slice) implicitly, and a bias broadcast
-     into a GEMM's or conv's accumulator is its C operand.
+     into a GEMM's or conv's accumulator is its C operand; a KV cache
+     concatenated with the new key or value (concat, attention) is appended
+     in place by runtimes, so the attention kernel is what runs.
 
 usage: scripts/make-fusion-rules.py gpu|cpu > PROFILE/fusion.csv
 """
@@ -36,6 +38,7 @@ def rules(kind):
     out = [(m, a) for m in ("transpose", "copy", "broadcast")
            for a in ANCHORS + ["attention", "pool"]]
     out += [(m, a) for m in ("pad", "slice") for a in CONVS + ["pool"]]
+    out += [("concat", "attention")]
     for a in ANCHORS:
         for c in EPILOGUE + (["transpose", "copy"] if kind == "gpu" else []):
             out.append((a, c))

@@ -1,20 +1,28 @@
 #!/usr/bin/python3
-"""Emits a Stable-Diffusion-1.5-style UNet block in TOSA (MLIR 22 syntax).
+"""Emits hand-written model blocks in TOSA (MLIR 22 syntax) for lit tests.
 
-Hand-written by this project (no exported diffusion graph was at hand): the
-op spelling follows torch-mlir's TOSA export as seen in test/models (NCHW
-tensors, NHWC convs inside transposes, linear layers as transpose(W) ->
-reshape -> matmul -> add, decomposed norms and softmax), the sizes follow
-SD 1.5's first down block at 32x32 latents (320 channels, 8 heads, a 77x768
-text context). It covers what the bundled real models do not: GroupNorm,
-SiLU, cross-attention (77 keys for 1024 queries), a GEGLU feed-forward with
-slices, a nearest-neighbour resize, f16.
+No exported diffusion or LLM-layer graph in TOSA was at hand, so these are
+written here: the op spelling follows torch-mlir's TOSA export as seen in
+test/models (NCHW tensors, NHWC convs inside transposes, linear layers as
+transpose(W) -> reshape -> matmul, decomposed norms and softmax); the sizes
+follow the real models named below. Weights are function arguments.
 
-usage: gen_sd_block.py [f16|f32|bf16] > sd_unet_block.tosa.mlir
+  sd      Stable Diffusion 1.5's first down block at 32x32 latents (320
+          channels, 8 heads, 77x768 text context): GroupNorm, SiLU, convs,
+          self- and cross-attention, GEGLU with slices, nearest resize.
+  llama   a Llama-3-8B decoder layer over a 128-token prompt: RMSNorm,
+          q/k/v projections, rotary embedding (slice, negate, concat),
+          grouped-query attention (32 query, 8 KV heads, tiled) with a
+          causal mask, SwiGLU MLP.
+  decode  the same layer for one new token against a 1024-token KV cache
+          (the cache concatenated with the new key and value).
+
+usage: gen_blocks.py sd|llama|decode [f16|f32|bf16] > block.tosa.mlir
 """
 import sys
 
-DT = sys.argv[1] if len(sys.argv) > 1 else "f16"
+MODEL = sys.argv[1] if len(sys.argv) > 1 else "sd"
+DT = sys.argv[2] if len(sys.argv) > 2 else "f16"
 lines, args, consts = [], [], {}
 counter = [0]
 
@@ -192,39 +200,119 @@ def gelu(x):
                   binary("tosa.add", inner, const("1.000000e+00", 3)))
 
 
-C, H, HEADS, TXT, TEMB = 320, 32, 8, 77, 1280
-x = arg([1, C, H, H]); temb = arg([1, TEMB]); ctx = arg([1, TXT, 768])
+def sd_block():
+    """SD 1.5 UNet: ResBlock, spatial transformer, upsample."""
+    C, H, HEADS, TXT, TEMB = 320, 32, 8, 77, 1280
+    x = arg([1, C, H, H]); temb = arg([1, TEMB]); ctx = arg([1, TXT, 768])
 
-# ResBlock
-h = conv(silu(group_norm(x)), C, C, 3)
-t_ = linear(reshape(silu(temb), [1, 1, TEMB]), TEMB, C)
-h = binary("tosa.add", h, reshape(t_, [1, C, 1, 1]))
-h = conv(silu(group_norm(h)), C, C, 3)
-res = binary("tosa.add", x, h)
+    # ResBlock
+    h = conv(silu(group_norm(x)), C, C, 3)
+    t_ = linear(reshape(silu(temb), [1, 1, TEMB]), TEMB, C)
+    h = binary("tosa.add", h, reshape(t_, [1, C, 1, 1]))
+    h = conv(silu(group_norm(h)), C, C, 3)
+    res = binary("tosa.add", x, h)
 
-# Spatial transformer
-s = conv(group_norm(res), C, C, 1)
-s = reshape(transpose(s, [0, 2, 3, 1]), [1, H * H, C])
-s = binary("tosa.add", s, attention(layer_norm(s), None, C, HEADS))
-s = binary("tosa.add", s, attention(layer_norm(s), ctx, C, HEADS))
-ff = linear(layer_norm(s), C, 8 * C)
-a = slice_(ff, [0, 0, 0], [1, H * H, 4 * C])
-gate = slice_(ff, [0, 0, 4 * C], [1, H * H, 4 * C])
-s = binary("tosa.add", s, linear(binary("tosa.mul", a, gelu(gate)), 4 * C, C))
-s = transpose(reshape(s, [1, H, H, C]), [0, 3, 1, 2])
-out = binary("tosa.add", conv(s, C, C, 1), res)
+    # Spatial transformer
+    s = conv(group_norm(res), C, C, 1)
+    s = reshape(transpose(s, [0, 2, 3, 1]), [1, H * H, C])
+    s = binary("tosa.add", s, attention(layer_norm(s), None, C, HEADS))
+    s = binary("tosa.add", s, attention(layer_norm(s), ctx, C, HEADS))
+    ff = linear(layer_norm(s), C, 8 * C)
+    a = slice_(ff, [0, 0, 0], [1, H * H, 4 * C])
+    gate = slice_(ff, [0, 0, 4 * C], [1, H * H, 4 * C])
+    s = binary("tosa.add", s, linear(binary("tosa.mul", a, gelu(gate)), 4 * C, C))
+    s = transpose(reshape(s, [1, H, H, C]), [0, 3, 1, 2])
+    out = binary("tosa.add", conv(s, C, C, 1), res)
 
-# Upsample (nearest, 2x) then conv, as in the UNet's up blocks
-nh = transpose(out, [0, 2, 3, 1])
-sc, of, bo = shape_const([2, 1, 2, 1]), shape_const([0, 0]), shape_const([1, 1])
-up = raw(f'@V = "tosa.resize"({nh[0]}, {sc}, {of}, {bo}) <{{mode = #tosa.resize_mode<NEAREST_NEIGHBOR>}}> : ({t(nh[1])}, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> @OUT', [1, 2 * H, 2 * H, C])
-up = transpose(up, [0, 3, 1, 2])
-final = conv(up, C, C, 3)
+    # Upsample (nearest, 2x) then conv, as in the UNet's up blocks
+    nh = transpose(out, [0, 2, 3, 1])
+    sc, of, bo = shape_const([2, 1, 2, 1]), shape_const([0, 0]), shape_const([1, 1])
+    up = raw(f'@V = "tosa.resize"({nh[0]}, {sc}, {of}, {bo}) <{{mode = #tosa.resize_mode<NEAREST_NEIGHBOR>}}> : ({t(nh[1])}, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> @OUT', [1, 2 * H, 2 * H, C])
+    up = transpose(up, [0, 3, 1, 2])
+    final = conv(up, C, C, 3)
+    return final, ["A Stable-Diffusion-1.5-style UNet block (ResBlock with time embedding,",
+                   "spatial transformer with self- and cross-attention and a GEGLU feed-forward,",
+                   "nearest 2x upsample + conv)"]
 
-print("// A Stable-Diffusion-1.5-style UNet block (ResBlock with time embedding,")
-print("// spatial transformer with self- and cross-attention and a GEGLU feed-forward,")
-print("// nearest 2x upsample + conv), written in the op spelling of torch-mlir's TOSA")
-print(f"// export. Generated by test/lit/Inputs/gen_sd_block.py {DT}; weights are arguments.")
+
+def rms_norm(x):
+    _, s, c = x[1]
+    ms = binary("tosa.mul", reduce("tosa.reduce_sum", binary("tosa.mul", x, x), 2),
+                const(f"{1 / c:.8e}", 3))
+    r = unary("tosa.rsqrt", binary("tosa.add", ms, const("9.99999974E-6", 3)))
+    gamma = reshape(arg([c]), [1, 1, c])
+    return binary("tosa.mul", binary("tosa.mul", x, r), gamma)
+
+
+def negate(x):
+    return raw(f'@V = "tosa.negate"({x[0]}, {ZP}, {ZP}) : ({t(x[1])}, tensor<1x{DT}>, tensor<1x{DT}>) -> @OUT', x[1])
+
+
+def concat(a, b, axis):
+    out = list(a[1]); out[axis] += b[1][axis]
+    return raw(f'@V = "tosa.concat"({a[0]}, {b[0]}) <{{axis = {axis} : i32}}> : ({t(a[1])}, {t(b[1])}) -> @OUT', out)
+
+
+def tile(x, multiples):
+    m = shape_const(multiples)
+    out = [d * k for d, k in zip(x[1], multiples)]
+    return raw(f'@V = "tosa.tile"({x[0]}, {m}) : ({t(x[1])}, !tosa.shape<{len(multiples)}>) -> @OUT', out)
+
+
+def rotary(x, cos, sin):
+    """x * cos + rotate_half(x) * sin, rotate_half = concat(-x2, x1)."""
+    b, h, s, d = x[1]
+    x1 = slice_(x, [0, 0, 0, 0], [b, h, s, d // 2])
+    x2 = slice_(x, [0, 0, 0, d // 2], [b, h, s, d // 2])
+    rot = concat(negate(x2), x1, 3)
+    return binary("tosa.add", binary("tosa.mul", x, cos), binary("tosa.mul", rot, sin))
+
+
+def llama_layer(decode):
+    """Llama-3-8B decoder layer: prefill of 128 tokens, or one decode step."""
+    C, HEADS, KV, D, FFN = 4096, 32, 8, 128, 14336
+    S = 1 if decode else 128
+    CACHE = 1024
+    x = arg([1, S, C])
+    cos = arg([1, 1, S, D]); sin = arg([1, 1, S, D])
+    L = CACHE + S if decode else S
+    mask = arg([1, S, L])
+    h = rms_norm(x)
+    q = transpose(reshape(linear_nobias(h, C, HEADS * D), [1, S, HEADS, D]), [0, 2, 1, 3])
+    k = transpose(reshape(linear_nobias(h, C, KV * D), [1, S, KV, D]), [0, 2, 1, 3])
+    v = transpose(reshape(linear_nobias(h, C, KV * D), [1, S, KV, D]), [0, 2, 1, 3])
+    q, k = rotary(q, cos, sin), rotary(k, cos, sin)
+    if decode:
+        k = concat(arg([1, KV, CACHE, D]), k, 2)
+        v = concat(arg([1, KV, CACHE, D]), v, 2)
+    rep = HEADS // KV
+
+    def repeat(t_):
+        r = tile(reshape(t_, [1, KV, 1, L, D]), [1, 1, rep, 1, 1])
+        return reshape(r, [HEADS, L, D])
+    q3 = reshape(q, [HEADS, S, D])
+    kt = transpose(repeat(k), [0, 2, 1])
+    scores = binary("tosa.mul", matmul(q3, kt), const(f"{D ** -0.5:.8e}", 3))
+    scores = binary("tosa.add", scores, mask)
+    o = matmul(softmax(scores), repeat(v))
+    o = reshape(transpose(reshape(o, [1, HEADS, S, D]), [0, 2, 1, 3]), [1, S, C])
+    x = binary("tosa.add", x, linear_nobias(o, C, C))
+    h = rms_norm(x)
+    gate = linear_nobias(h, C, FFN)
+    up = linear_nobias(h, C, FFN)
+    x = binary("tosa.add", x, linear_nobias(binary("tosa.mul", silu(gate), up), FFN, C))
+    what = "one decode step against a 1024-token KV cache" if decode else "a 128-token prompt"
+    return x, [f"A Llama-3-8B-style decoder layer over {what}: RMSNorm,",
+               "rotary embedding, grouped-query attention (32 query / 8 KV heads),",
+               "SwiGLU MLP"]
+
+
+final, about = {"sd": sd_block, "llama": lambda: llama_layer(False),
+                "decode": lambda: llama_layer(True)}[MODEL]()
+for line in about:
+    print("// " + line)
+print(f"// in the op spelling of torch-mlir's TOSA export. Generated by")
+print(f"// test/lit/Inputs/gen_blocks.py {MODEL} {DT}; weights are arguments.")
 print("module {")
 print(f"  func.func @forward({', '.join(args)}) -> {t(final[1])} {{")
 print(f'    %shift = "tosa.const"() <{{values = dense<0> : tensor<1xi8>}}> : () -> tensor<1xi8>')
