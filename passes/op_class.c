@@ -332,7 +332,49 @@ static bool isConstantOperand(MlirOperation op, intptr_t i) {
          (latOpIs(p, "tosa.const") || latOpIs(p, "arith.constant"));
 }
 
+/* True when operand `i` of `op` is a constant splat of `value` and the
+ * other operand already has the result's type: then `op` (x + 0, x - 0,
+ * x * 1, as exporters emit to materialise broadcasts) returns the other
+ * operand unchanged, which upstream canonicalisation folds. */
+static bool isIdentityOperand(MlirOperation op, intptr_t i, double value) {
+  MlirOperation p = latProducer(mlirOperationGetOperand(op, i));
+  if (mlirOperationIsNull(p) ||
+      !(latOpIs(p, "tosa.const") || latOpIs(p, "arith.constant")))
+    return false;
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      p, mlirStringRefCreateFromCString(latOpIs(p, "tosa.const") ? "values"
+                                                                 : "value"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
+      !mlirDenseElementsAttrIsSplat(a))
+    return false;
+  MlirAttribute splat = mlirDenseElementsAttrGetSplatValue(a);
+  bool same = mlirAttributeIsAFloat(splat)
+                  ? mlirFloatAttrGetValueDouble(splat) == value
+              : mlirAttributeIsAInteger(splat)
+                  ? (double)mlirIntegerAttrGetValueInt(splat) == value
+                  : false;
+  MlirValue other = mlirOperationGetOperand(op, 1 - i);
+  return same && mlirTypeEqual(mlirValueGetType(other),
+                               mlirValueGetType(mlirOperationGetResult(op, 0)));
+}
+
+/* x + 0, 0 + x, x - 0, x * 1, 1 * x (tosa.mul's third operand is a shift). */
+static bool isIdentityArithmetic(MlirOperation op) {
+  if (mlirOperationGetNumResults(op) != 1 ||
+      mlirOperationGetNumOperands(op) < 2)
+    return false;
+  if (latOpIs(op, "tosa.add"))
+    return isIdentityOperand(op, 1, 0) || isIdentityOperand(op, 0, 0);
+  if (latOpIs(op, "tosa.sub"))
+    return isIdentityOperand(op, 1, 0);
+  if (latOpIs(op, "tosa.mul"))
+    return isIdentityOperand(op, 1, 1) || isIdentityOperand(op, 0, 1);
+  return false;
+}
+
 LatOpClass latClassify(MlirOperation op) {
+  if (isIdentityArithmetic(op))
+    return (LatOpClass){"copy", LAT_ROLE_VIEW, 0};
   if (latOpIs(op, "tosa.maximum")) /* PyTorch's ReLU is max(x, 0) */
     return (LatOpClass){isConstantOperand(op, 0) || isConstantOperand(op, 1)
                             ? "relu"
