@@ -140,7 +140,9 @@ CmStatus cmGroupAppend(CmGroup *g, const double *x, double y) {
 }
 
 /* Merges rows with equal axes into their mean, in first-seen order, into
- * fresh arrays (the row hash reads keys from the old ones until the end). */
+ * fresh arrays (the row hash reads keys from the old ones until the end),
+ * and keeps that hash as the exact index of the points: same keys, so it is
+ * only rebased onto the new arrays, not built again. */
 static bool aggregateDuplicates(CmGroup *g) {
   size_t rows = g->numRows, dim = (size_t)g->dim;
   CmTupleHash byRow = {0};
@@ -167,6 +169,8 @@ static bool aggregateDuplicates(CmGroup *g) {
   if (ok) {
     for (size_t p = 0; p < n; p++)
       y[p] /= (double)rowsIn[p];
+    cmTupleHashRebase(&byRow, x, pointOf);
+    g->exact = byRow;
     free(g->x);
     free(g->y);
     g->x = x;
@@ -176,8 +180,8 @@ static bool aggregateDuplicates(CmGroup *g) {
   } else {
     free(x);
     free(y);
+    cmTupleHashFree(&byRow);
   }
-  cmTupleHashFree(&byRow);
   free(pointOf);
   free(rowsIn);
   return ok;
@@ -190,11 +194,8 @@ bool cmGroupSeal(CmGroup *g) {
   bool ok = atomic_load_explicit(&g->sealed, memory_order_relaxed);
   if (!ok) {
     ok = aggregateDuplicates(g) &&
-         cmTupleHashInit(&g->exact, g->numPoints, g->x, g->dim, 0) &&
          (g->tx = malloc((g->numPoints + 1) * g->dim * sizeof *g->tx));
     if (ok) {
-      for (size_t p = 0; p < g->numPoints; p++)
-        cmTupleHashInsert(&g->exact, (uint32_t)p);
       for (size_t i = 0; i < g->numPoints * g->dim; i++)
         g->tx[i] = cmTransformApply(g->policy->transforms[i % g->dim], g->x[i]);
       atomic_store_explicit(&g->sealed, true, memory_order_release);

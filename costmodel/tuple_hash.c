@@ -70,6 +70,14 @@ uint32_t cmTupleHashInsert(CmTupleHash *hash, uint32_t index) {
   }
 }
 
+void cmTupleHashRebase(CmTupleHash *hash, const double *x,
+                       const size_t *newIndex) {
+  for (size_t s = 0; s <= hash->mask; s++)
+    if (hash->slots[s])
+      hash->slots[s] = (uint32_t)newIndex[hash->slots[s] - 1] + 1;
+  hash->x = x;
+}
+
 long cmTupleHashFind(const CmTupleHash *hash, const double *probe) {
   if (!hash->slots)
     return -1;

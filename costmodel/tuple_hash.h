@@ -33,6 +33,12 @@ void cmTupleHashFree(CmTupleHash *hash);
 /// as the representative when there is none (then returns `index`).
 uint32_t cmTupleHashInsert(CmTupleHash *hash, uint32_t index);
 
+/// Moves `hash` onto new storage of the same keys: `x` now holds them, and
+/// the representative stored as index i becomes `newIndex[i]`. Slots stay
+/// where they are (a key's slot depends on its values only).
+void cmTupleHashRebase(CmTupleHash *hash, const double *x,
+                       const size_t *newIndex);
+
 /// Returns the representative point whose key equals the key of the tuple
 /// `probe` (dim values, skipped axes ignored), or -1.
 long cmTupleHashFind(const CmTupleHash *hash, const double *probe);
