@@ -316,18 +316,46 @@ static int activationInput(const LatGraph *g, const Region *r) {
 /* x * sigmoid(x) (SiLU, also as x / (1 + exp(-x))) and tanh-GELU, at the
  * final multiply: the region back to the input x, which it uses at least
  * twice; no reductions. */
+/* True when the region's one input from outside is a single block argument
+ * (a function's input or weight), read by its members at least twice, and
+ * everything else it reads is constant. */
+static bool argumentInput(const LatGraph *g, const Region *r) {
+  MlirValue arg = {NULL};
+  int uses = 0;
+  for (int k = 0; k < r->count; k++) {
+    MlirOperation op = g->nodes[r->nodes[k]].op;
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+      MlirValue v = mlirOperationGetOperand(op, i);
+      int p = latGraphValueProducer(g, v);
+      if (p >= 0 && (inRegion(r, p) || g->nodes[p].constant))
+        continue;
+      if (p >= 0 || !mlirValueIsABlockArgument(v) ||
+          (arg.ptr && !mlirValueEqual(arg, v)))
+        return false;
+      arg = v;
+      uses++;
+    }
+  }
+  return uses >= 2;
+}
+
 static void matchActivation(LatGraph *g, int mul) {
   Region r = {{mul}, 1};
   grow(g, &r, -1, -1);
+  if (countClass(g, &r, "reduce"))
+    return;
   int x = activationInput(g, &r);
-  if (x < 0 || countClass(g, &r, "reduce"))
-    return;
-  if (inRegion(&r, x)) { /* the input is a member: cut the region at it */
-    r = (Region){{mul}, 1};
-    grow(g, &r, x, -1);
+  if (x < 0) { /* silu(%arg0): the input may be the function's argument */
+    if (r.count < 2 || !argumentInput(g, &r))
+      return;
+  } else {
+    if (inRegion(&r, x)) { /* the input is a member: cut the region at it */
+      r = (Region){{mul}, 1};
+      grow(g, &r, x, -1);
+    }
+    if (r.count < 2 || !onlyInput(g, &r, x) || usersIn(g, x, &r) < 2)
+      return;
   }
-  if (r.count < 2 || !onlyInput(g, &r, x) || usersIn(g, x, &r) < 2)
-    return;
   if (countClass(g, &r, "tanh"))
     makeGroup(g, &r, "gelu");
   else if (countClass(g, &r, "sigmoid") || countClass(g, &r, "exp"))
