@@ -139,19 +139,40 @@ static bool isLayoutClass(const char *cls) {
          !strcmp(cls, "reshape");
 }
 
-/* A kernel of nothing but data movement (transposes, copies, broadcasts,
- * pads, slices, concats, views): what exporters put in front of compute
- * ops. */
-static bool isLayoutOnly(const LatGraph *g, const LatKernel *k) {
+/* Data movement exporters put in front of compute ops: transposes, copies,
+ * broadcasts, pads, slices, concats (views always count). */
+static bool isDataMovement(const LatNode *n) {
+  static const char *const classes[] = {
+      "transpose", "copy", "reshape", "broadcast", "pad", "slice", "concat"};
+  if (n->cls.role == LAT_ROLE_VIEW)
+    return true;
+  for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+    if (!strcmp(n->cls.name, classes[i]))
+      return true;
+  return false;
+}
+
+/* A kernel of nothing but data movement or, with `casts`, also element type
+ * conversions (mixed-precision GEMMs and convs read the narrow type). */
+static bool isPrologueOnly(const LatGraph *g, const LatKernel *k, bool casts) {
   for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
     const LatNode *n = &g->nodes[i];
     if (n->group >= 0 ||
-        (n->cls.role != LAT_ROLE_VIEW && !isLayoutClass(n->cls.name) &&
-         strcmp(n->cls.name, "broadcast") && strcmp(n->cls.name, "pad") &&
-         strcmp(n->cls.name, "slice") && strcmp(n->cls.name, "concat")))
+        !(isDataMovement(n) || (casts && !strcmp(n->cls.name, "cast"))))
       return false;
   }
   return true;
+}
+
+/* Convs, matmuls, pools, attention and the like: ops with work of their own
+ * beyond per-element arithmetic. Element type conversions in front of them
+ * fold in as prologues; in front of elementwise ops they fuse as usual and
+ * keep their name (cast+sub+mul). */
+static bool isComputeAnchor(const LatNode *n) {
+  if (n->group >= 0)
+    return strstr(n->groupClass, "attention") != NULL;
+  return n->cls.role == LAT_ROLE_COSTED && n->cls.flopsPerElement == 0 &&
+         !isDataMovement(n);
 }
 
 /* True when `user` is the consumer node (*context) or in its group. */
@@ -181,10 +202,12 @@ static int fusableProducer(LatGraph *g, int node,
           (n->group >= 0 && g->nodes[p].group == n->group) ||
           !onlyFeeds(g, p, m))
         continue;
-      /* a compute op never joins a kernel of layout ops: those fold into
-       * it afterwards (foldLayoutPrologues), keeping it the root */
+      /* an op never joins a kernel of data movement (nor a compute op one
+       * of casts): those fold into it afterwards (foldLayoutPrologues),
+       * keeping it the root */
+      const LatKernel *pk = &g->kernels[g->nodes[p].kernel];
       if (!isLayoutClass(cls) && n->cls.role != LAT_ROLE_VIEW &&
-          isLayoutOnly(g, &g->kernels[g->nodes[p].kernel]))
+          isPrologueOnly(g, pk, isComputeAnchor(n)))
         continue;
       if ((n->cls.role == LAT_ROLE_VIEW && n->group < 0) ||
           rules(ctx, g->nodes[p].fuseClass, cls))
@@ -261,7 +284,7 @@ static void foldLayoutPrologues(
     LatGraph *g, bool (*rules)(void *, const char *, const char *), void *ctx) {
   for (size_t k = g->numKernels; k-- > 0;) {
     LatKernel *layout = &g->kernels[k];
-    if (!isLayoutOnly(g, layout))
+    if (!isPrologueOnly(g, layout, true))
       continue;
     int consumer = soleConsumer(g, (int)k);
     if (consumer < 0 || g->nodes[consumer].kernel < 0 ||

@@ -16,7 +16,9 @@ both: data movement whose only user is a compute op folds into it (rows
      convolution and pooling libraries pad (and crop: slice) implicitly, and a bias broadcast
      into a GEMM's or conv's accumulator is its C operand; a KV cache
      concatenated with the new key or value (concat, attention) is appended
-     in place by runtimes, so the attention kernel is what runs.
+     in place by runtimes, so the attention kernel is what runs; and an
+     element type conversion of a GEMM's or conv's input (cast, matmul) is
+     what mixed-precision kernels do while loading.
 
 usage: scripts/make-fusion-rules.py gpu|cpu > PROFILE/fusion.csv
 """
@@ -39,12 +41,16 @@ def rules(kind):
            for a in ANCHORS + ["attention", "pool"]]
     out += [(m, a) for m in ("pad", "slice") for a in CONVS + ["pool"]]
     out += [("concat", "attention")]
+    out += [("cast", a) for a in ANCHORS]
     for a in ANCHORS:
         for c in EPILOGUE + (["transpose", "copy"] if kind == "gpu" else []):
             out.append((a, c))
     if kind == "gpu":
         out += [(p, c) for p in ELEMENTWISE for c in ELEMENTWISE]
         out += [(p, c) for p in NORMS for c in ELEMENTWISE]
+        # an elementwise kernel writes its output in whatever layout the
+        # next op wants (XLA's and Inductor's layout assignment)
+        out += [(p, "transpose") for p in ELEMENTWISE]
     else:
         out += [("batchnorm", c) for c in ("relu", "relu6", "clamp", "add")]
         out += [("add", c) for c in ("relu", "relu6", "clamp")]
