@@ -5,8 +5,9 @@ consumer) row lets the consumer join its single-use producer's kernel).
 gpu: compute kernels absorb elementwise epilogues and the layout ops that
      exporters wrap around them, and elementwise ops fuse into chains (as
      TensorRT, XLA and Inductor do).
-cpu: compute kernels absorb elementwise post-ops (oneDNN post-ops) and
-     batch-norm folds into the conv; elementwise chains stay separate.
+cpu: compute kernels absorb elementwise post-ops (oneDNN post-ops) and the
+     transpose back to the exporter's layout, and batch-norm folds into the
+     conv; elementwise chains stay separate.
 both: data movement whose only user is a compute op folds into it (rows
      (transpose|copy|broadcast, conv2d|matmul|attention|...), (pad,
      conv*|pool)): weights are transposed or broadcast once at load time,
@@ -43,7 +44,7 @@ def rules(kind):
     out += [("concat", "attention")]
     out += [("cast", a) for a in ANCHORS]
     for a in ANCHORS:
-        for c in EPILOGUE + (["transpose", "copy"] if kind == "gpu" else []):
+        for c in EPILOGUE + ["transpose"] + (["copy"] if kind == "gpu" else []):
             out.append((a, c))
     if kind == "gpu":
         out += [(p, c) for p in ELEMENTWISE for c in ELEMENTWISE]
