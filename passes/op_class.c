@@ -180,6 +180,22 @@ typedef struct {
   int numOps;
 } BodyOps;
 
+/* True when an operand of `op` is an arith.constant float of at least 3e38
+ * (FLT_MAX, as lowered TOSA clamps bound ReLU from above). */
+static bool hasHugeConstantOperand(MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+    MlirOperation p = latProducer(mlirOperationGetOperand(op, i));
+    if (mlirOperationIsNull(p) || !latOpIs(p, "arith.constant"))
+      continue;
+    MlirAttribute v = mlirOperationGetAttributeByName(
+        p, mlirStringRefCreateFromCString("value"));
+    if (!mlirAttributeIsNull(v) && mlirAttributeIsAFloat(v) &&
+        mlirFloatAttrGetValueDouble(v) >= 3.0e38)
+      return true;
+  }
+  return false;
+}
+
 static BodyOps scanBody(MlirOperation generic) {
   BodyOps b;
   memset(&b, 0, sizeof b);
@@ -200,7 +216,7 @@ static BodyOps scanBody(MlirOperation generic) {
     else if (latOpIs(op, "arith.maximumf") || latOpIs(op, "arith.maxnumf"))
       b.max = true;
     else if (latOpIs(op, "arith.minimumf") || latOpIs(op, "arith.minnumf"))
-      b.min = true;
+      b.min |= !hasHugeConstantOperand(op); /* min(x, FLT_MAX): no bound */
     else if (latOpIs(op, "arith.select"))
       b.select = true;
     else if (latOpIs(op, "arith.cmpf"))
@@ -372,9 +388,28 @@ static bool isIdentityArithmetic(MlirOperation op) {
   return false;
 }
 
+/* The value of float attribute `name` of `op`, or `fallback`. */
+static double floatAttr(MlirOperation op, const char *name, double fallback) {
+  MlirAttribute a =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAFloat(a)
+             ? mlirFloatAttrGetValueDouble(a)
+             : fallback;
+}
+
+/* tosa.clamp is how exporters spell ReLU (0, +max) and ReLU6 (0, 6). */
+static const char *clampClass(MlirOperation op) {
+  double low = floatAttr(op, "min_val", -1), high = floatAttr(op, "max_val", 0);
+  if (low != 0)
+    return "clamp";
+  return high == 6 ? "relu6" : high >= 3.0e38 ? "relu" : "clamp";
+}
+
 LatOpClass latClassify(MlirOperation op) {
   if (isIdentityArithmetic(op))
     return (LatOpClass){"copy", LAT_ROLE_VIEW, 0};
+  if (latOpIs(op, "tosa.clamp"))
+    return (LatOpClass){clampClass(op), LAT_ROLE_COSTED, 2};
   if (latOpIs(op, "tosa.maximum")) /* PyTorch's ReLU is max(x, 0) */
     return (LatOpClass){isConstantOperand(op, 0) || isConstantOperand(op, 1)
                             ? "relu"

@@ -1,13 +1,14 @@
 /*===- patterns.c - multi-op templates: attention, GELU, softmax, norms ----===*
  *
  * Exporters decompose ops users think of as one (erf- and tanh-GELU, SiLU,
- * softmax, LayerNorm, GroupNorm, RMSNorm, rotary embeddings) and write
- * attention as matmul -> scale -> mask -> softmax -> matmul. Every pattern
- * here is found the same way: pick a sink and an input, then grow a region
- * backwards from the sink, taking a producer only when all of its users are
- * already in the region and its class is elementwise, a reduction or a view,
- * and never taking the input's producer. The region becomes one group with
- * one class; detection then treats it as a single op (graph.c).
+ * softmax, LayerNorm, GroupNorm, RMSNorm, batch norm, rotary embeddings) and
+ * write attention as matmul -> scale -> mask -> softmax -> matmul. Most
+ * patterns here are found the same way: pick a sink and an input, then grow
+ * a region backwards from the sink, taking a producer only when all of its
+ * users are already in the region and its class is elementwise, a reduction
+ * or a view, and never taking the input's producer (batch norm walks its
+ * chain of per-channel steps instead). The region becomes one group with one
+ * class; detection then treats it as a single op (graph.c).
  *
  *===----------------------------------------------------------------------===*/
 #include "patterns.h"
@@ -384,6 +385,80 @@ static void matchRotary(LatGraph *g, int add) {
     makeGroup(g, &r, "rope");
 }
 
+/* True when `v` is a per-channel parameter of an activation of
+ * `activation` elements: a smaller tensor made only of constants and
+ * function arguments (through views and ops on them, `depth` bounded). */
+static bool isParameter(const LatGraph *g, MlirValue v, double activation,
+                        int depth) {
+  if (latShapeOf(v).elements >= activation || depth > 6)
+    return false;
+  int p = latGraphValueProducer(g, v);
+  if (p < 0)
+    return mlirValueIsABlockArgument(v);
+  if (g->nodes[p].constant)
+    return true;
+  MlirOperation op = g->nodes[p].op;
+  if (g->nodes[p].cls.role == LAT_ROLE_UNKNOWN ||
+      mlirOperationGetNumOperands(op) == 0)
+    return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    if (!isParameter(g, mlirOperationGetOperand(op, i), activation, depth + 1))
+      return false;
+  return true;
+}
+
+/* The operand of node n that carries the activation, when every other
+ * operand is a parameter (isParameter); -1 otherwise. */
+static int activationOperand(const LatGraph *g, int n) {
+  MlirOperation op = g->nodes[n].op;
+  double activation = latShapeOf(mlirOperationGetResult(op, 0)).elements;
+  int found = -1;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    MlirOperation producer = latProducer(v);
+    if (!mlirOperationIsNull(producer) &&
+        (latOpIs(producer, "tensor.empty") || latOpIs(producer, "linalg.fill")))
+      continue; /* a linalg op's init: no data */
+    if (latShapeOf(v).elements == activation && found < 0)
+      found = (int)i;
+    else if (!isParameter(g, v, activation, 0) &&
+             !(latOpIs(op, "tosa.mul") && i == 2)) /* tosa.mul's shift */
+      return -1;
+  }
+  return found;
+}
+
+/* Inference batch-norm written out, (x - mean) * inv_std [* gamma] + beta
+ * with per-channel parameters, at the final add: the chain back through
+ * single-use muls to the sub, each step's other operand a parameter. (A
+ * linalg generic holding the whole formula is classified batchnorm by its
+ * body.) */
+static void matchBatchNorm(LatGraph *g, int add) {
+  Region r = {{add}, 1};
+  int n = add, muls = 0;
+  for (;;) {
+    int i = activationOperand(g, n);
+    if (i < 0)
+      return;
+    int p = latGraphProducerOf(g, n, i);
+    if (p < 0 || g->nodes[p].group >= 0 || onlyUser(g, p) != n)
+      return;
+    if (isClass(&g->nodes[p], "mul") && muls < 2) {
+      muls++;
+    } else if (isClass(&g->nodes[p], "sub") && muls >= 1) {
+      if (activationOperand(g, p) != 0)
+        return; /* x - mean, not mean - x */
+      r.nodes[r.count++] = p;
+      makeGroup(g, &r, "batchnorm");
+      return;
+    } else {
+      return;
+    }
+    r.nodes[r.count++] = p;
+    n = p;
+  }
+}
+
 void latGraphMatchPatterns(LatGraph *g, bool fusion) {
   for (size_t i = 0; fusion && i < g->numNodes; i++)
     if (isClass(&g->nodes[i], "matmul") && g->nodes[i].group < 0)
@@ -408,6 +483,9 @@ void latGraphMatchPatterns(LatGraph *g, bool fusion) {
   for (size_t i = 0; i < g->numNodes; i++)
     if (isClass(&g->nodes[i], "add") && g->nodes[i].group < 0)
       matchRotary(g, (int)i);
+  for (size_t i = 0; i < g->numNodes; i++)
+    if (isClass(&g->nodes[i], "add") && g->nodes[i].group < 0)
+      matchBatchNorm(g, (int)i);
   for (size_t i = 0; i < g->numNodes; i++)
     if (isClass(&g->nodes[i], "mul") && g->nodes[i].group < 0)
       matchActivation(g, (int)i);

@@ -27,3 +27,16 @@ func.func @tosa_more(%x: tensor<1x8x8x4xf32>, %w3: tensor<8x3x3x3x4xf32>, %v: te
   %s = tosa.sigmoid %sel : (tensor<2x8xf32>) -> tensor<2x8xf32>
   return %s : tensor<2x8xf32>
 }
+
+// tosa.clamp is ReLU with bounds (0, FLT_MAX), ReLU6 with (0, 6), else a clamp.
+// RUN: %mlir_opt --load-pass-plugin=%plugin --annotate-latency='fusion=false report=-' %s -o /dev/null | FileCheck %s --check-prefix=CLAMP
+// CLAMP-LABEL: @clamps
+// CLAMP: | relu | 1 |
+// CLAMP: | relu6 | 1 |
+// CLAMP: | clamp | 1 |
+func.func @clamps(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>) {
+  %r = tosa.clamp %x {min_val = 0.000000e+00 : f32, max_val = 3.40282347E+38 : f32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %r6 = tosa.clamp %x {min_val = 0.000000e+00 : f32, max_val = 6.000000e+00 : f32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %c = tosa.clamp %x {min_val = -1.000000e+00 : f32, max_val = 1.000000e+00 : f32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %r, %r6, %c : tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>
+}
