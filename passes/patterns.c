@@ -40,9 +40,10 @@ static bool isClass(const LatNode *n, const char *name) {
  * and concats of a rotary embedding. */
 static bool growable(const LatNode *n, bool halves) {
   static const char *const classes[] = {
-      "add",   "sub",  "mul",     "div",       "exp",    "reduce",      "rsqrt",
-      "pow",   "neg",  "cast",    "copy",      "erf",    "elementwise", "relu",
-      "clamp", "tanh", "reshape", "broadcast", "sigmoid"};
+      "add",    "sub",     "mul",         "div",     "exp",
+      "reduce", "rsqrt",   "pow",         "neg",     "cast",
+      "copy",   "erf",     "elementwise", "relu",    "clamp",
+      "tanh",   "reshape", "broadcast",   "sigmoid", "softmax"};
   if (n->group >= 0 || n->cls.role == LAT_ROLE_SKIP)
     return false;
   if (halves && (isClass(n, "slice") || isClass(n, "concat")))
@@ -152,7 +153,9 @@ static void matchAttention(LatGraph *g, int m2) {
     return;
   Region r = {{p}, 1};
   grow(g, &r, -1, m2);
-  if (!countClass(g, &r, "exp") || !countClass(g, &r, "reduce"))
+  bool softmax = countClass(g, &r, "softmax") || /* linalg.softmax */
+                 (countClass(g, &r, "exp") && countClass(g, &r, "reduce"));
+  if (!softmax)
     return;
   int m1 = -1; /* the one matmul feeding the region from outside */
   for (int k = 0; k < r.count; k++)
