@@ -388,6 +388,16 @@ static bool isIdentityArithmetic(MlirOperation op) {
   return false;
 }
 
+/* True when `op`'s first operand and result differ in element type (a
+ * linalg.copy from bf16 into f32 converts). */
+static bool changesElementType(MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) < 1 || mlirOperationGetNumResults(op) < 1)
+    return false;
+  LatShape in = latShapeOf(mlirOperationGetOperand(op, 0));
+  LatShape out = latShapeOf(mlirOperationGetResult(op, 0));
+  return in.isTensor && out.isTensor && strcmp(in.dtype, out.dtype) != 0;
+}
+
 /* The value of float attribute `name` of `op`, or `fallback`. */
 static double floatAttr(MlirOperation op, const char *name, double fallback) {
   MlirAttribute a =
@@ -410,6 +420,8 @@ LatOpClass latClassify(MlirOperation op) {
     return (LatOpClass){"copy", LAT_ROLE_VIEW, 0};
   if (latOpIs(op, "tosa.clamp"))
     return (LatOpClass){clampClass(op), LAT_ROLE_COSTED, 2};
+  if (latOpIs(op, "linalg.copy") && changesElementType(op))
+    return (LatOpClass){"cast", LAT_ROLE_COSTED, 1};
   if (latOpIs(op, "tosa.maximum")) /* PyTorch's ReLU is max(x, 0) */
     return (LatOpClass){isConstantOperand(op, 0) || isConstantOperand(op, 1)
                             ? "relu"

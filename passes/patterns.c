@@ -252,6 +252,11 @@ static void matchNorm(LatGraph *g, int rsqrt) {
   grow(g, &r, x, -1);
   if (!inRegion(&r, rsqrt) || !countClass(g, &r, "reduce"))
     return;
+  /* a mixed-precision norm upcasts x first (bf16 -> f32): that cast reads
+   * the same tensor and belongs to the norm when only the norm uses it */
+  if (x >= 0 && isClass(&g->nodes[x], "cast") && g->nodes[x].group < 0 &&
+      usersInside(g, x, &r, -1) && r.count < kMaxRegion)
+    r.nodes[r.count++] = x;
   makeGroup(g, &r,
             countClass(g, &r, "reduce") < 2 ? "rmsnorm"
             : spansAxes(g, &r, first)       ? "groupnorm"
