@@ -128,8 +128,7 @@ static void annotateKernel(MlirContext ctx, const LatGraph *g,
             mlirStringAttrGet(ctx, str(cmSourceGetName(k->source)))),
       named(ctx, "kernel", mlirStringAttrGet(ctx, str(k->type))),
       named(ctx, "confidence", mlirFloatAttrDoubleGet(ctx, f64, k->confidence)),
-      named(ctx, "method",
-            mlirStringAttrGet(ctx, str(cmMethodGetName(k->method)))),
+      named(ctx, "method", mlirStringAttrGet(ctx, str(latKernelMethodName(k)))),
       named(ctx, "bound",
             mlirStringAttrGet(ctx, str(cmBoundGetName(k->bound)))),
   };
@@ -138,47 +137,134 @@ static void annotateKernel(MlirContext ctx, const LatGraph *g,
       mlirDictionaryAttrGet(ctx, sizeof fields / sizeof fields[0], fields));
 }
 
-/* Estimates every kernel of `fn` and annotates the function. */
-static void estimateFunction(CmProfile profile, const CmOptions *options,
-                             MlirOperation func, LatFunctionReport *fn) {
-  MlirContext ctx = mlirOperationGetContext(func);
+/* What estimating the functions of one module shares. */
+typedef struct {
+  CmProfile profile;
+  const CmOptions *options;
+  LatFunctionReport *fns;
+  long count;
+} Estimation;
+
+enum { kToDo, kUnderWay, kDone };
+
+static void estimateFunction(Estimation *e, LatFunctionReport *fn);
+
+static LatFunctionReport *findFunction(const Estimation *e, const char *name) {
+  for (long i = 0; i < e->count; i++)
+    if (!strcmp(e->fns[i].name, name))
+      return &e->fns[i];
+  return NULL;
+}
+
+static void setUnknown(LatKernel *k) {
+  k->us = 0;
+  k->source = CM_SOURCE_UNKNOWN;
+  k->method = CM_METHOD_NONE;
+  k->bound = CM_BOUND_NONE;
+  k->confidence = 0;
+}
+
+/* Adds kernel `k`'s time to `fn`'s total and to the share of its source. */
+static void account(LatFunctionReport *fn, const LatKernel *k) {
+  fn->totalUs += k->us;
+  fn->confidenceUs += k->us * k->confidence;
+  if (k->source == CM_SOURCE_MEASURED)
+    fn->measuredUs += k->us;
+  else if (k->source == CM_SOURCE_INTERPOLATED)
+    fn->interpolatedUs += k->us;
+  else if (k->source == CM_SOURCE_ROOFLINE)
+    fn->rooflineUs += k->us;
+}
+
+/* A call kernel costs what its callee's kernels cost, once per call: the
+ * callee is estimated first (its shares by source carry over to the
+ * caller; the kernel shows the largest one and the time-weighted
+ * confidence). A callee without a body here, or a recursive call, has no
+ * estimate. Returns false in those cases, after a warning. */
+static bool estimateCall(Estimation *e, LatFunctionReport *fn, LatKernel *k) {
+  LatFunctionReport *callee = findFunction(e, k->callee);
+  MlirLocation loc = mlirOperationGetLocation(fn->graph.nodes[k->root].op);
+  char text[320];
+  setUnknown(k);
+  if (!callee || callee->state == kUnderWay) {
+    snprintf(text, sizeof text,
+             callee ? "latency: recursive call to @%s: no estimate (unknown)"
+                    : "latency: call to @%s, which has no body in this "
+                      "module: no estimate (unknown)",
+             k->callee);
+    latEmitWarning(loc, text);
+    return false;
+  }
+  estimateFunction(e, callee);
+  k->us = callee->totalUs;
+  k->flops = 0; /* the callee's work, for the report */
+  for (size_t i = 0; i < callee->graph.numKernels; i++)
+    k->flops += callee->graph.kernels[i].flops;
+  k->confidence =
+      callee->totalUs > 0 ? callee->confidenceUs / callee->totalUs : 0;
+  double shares[] = {callee->measuredUs, callee->interpolatedUs,
+                     callee->rooflineUs};
+  CmSource sources[] = {CM_SOURCE_MEASURED, CM_SOURCE_INTERPOLATED,
+                        CM_SOURCE_ROOFLINE};
+  k->source = CM_SOURCE_ROOFLINE;
+  for (int s = 0, best = -1; s < 3; s++)
+    if (best < 0 || shares[s] > shares[best])
+      best = s, k->source = sources[s];
+  fn->totalUs += k->us;
+  fn->confidenceUs += callee->confidenceUs;
+  fn->measuredUs += callee->measuredUs;
+  fn->interpolatedUs += callee->interpolatedUs;
+  fn->rooflineUs += callee->rooflineUs;
+  return true;
+}
+
+/* Asks the cost model for kernel `k`; false (after a warning) when it has
+ * no answer. */
+static bool estimateKernel(const Estimation *e, LatFunctionReport *fn,
+                           LatKernel *k) {
+  CmQuery query = {k->type, k->fields, (size_t)k->numFields, k->flops,
+                   k->bytes};
+  CmEstimate est;
+  CmError err;
+  setUnknown(k);
+  if (cmProfileEstimate(e->profile, &query, e->options, &est, &err) == CM_OK &&
+      est.source != CM_SOURCE_UNKNOWN) {
+    k->us = est.latencyUs;
+    k->source = est.source;
+    k->method = est.method;
+    k->confidence = est.confidence;
+    k->bound = est.bound;
+    account(fn, k);
+    return true;
+  }
+  latEmitWarning(mlirOperationGetLocation(fn->graph.nodes[k->root].op),
+                 "latency: no estimate for this kernel (unknown)");
+  return false;
+}
+
+/* Estimates every kernel of `fn` (callees first) and annotates it. */
+static void estimateFunction(Estimation *e, LatFunctionReport *fn) {
+  if (fn->state != kToDo)
+    return;
+  fn->state = kUnderWay;
+  MlirContext ctx = mlirOperationGetContext(fn->func);
   for (size_t i = 0; i < fn->graph.numKernels; i++) {
     LatKernel *k = &fn->graph.kernels[i];
-    CmQuery query = {k->type, k->fields, (size_t)k->numFields, k->flops,
-                     k->bytes};
-    CmEstimate e;
-    CmError err;
-    if (cmProfileEstimate(profile, &query, options, &e, &err) != CM_OK) {
-      e.source = CM_SOURCE_UNKNOWN;
-      e.method = CM_METHOD_NONE;
-      e.bound = CM_BOUND_NONE;
-      e.confidence = 0;
-    }
-    k->us = e.source == CM_SOURCE_UNKNOWN ? 0 : e.latencyUs;
-    k->source = e.source;
-    k->method = e.method;
-    k->confidence = e.confidence;
-    k->bound = e.bound;
-    fn->totalUs += k->us;
-    if (e.source == CM_SOURCE_MEASURED)
-      fn->measuredUs += k->us;
-    else if (e.source == CM_SOURCE_INTERPOLATED)
-      fn->interpolatedUs += k->us;
-    else if (e.source == CM_SOURCE_ROOFLINE)
-      fn->rooflineUs += k->us;
+    if (k->callee[0])
+      estimateCall(e, fn, k);
     else
-      latEmitWarning(mlirOperationGetLocation(fn->graph.nodes[k->root].op),
-                     "latency: no estimate for this kernel (unknown)");
+      estimateKernel(e, fn, k);
     annotateKernel(ctx, &fn->graph, k);
   }
   tagKernelIds(ctx, &fn->graph);
   mlirOperationSetDiscardableAttributeByName(
-      func, str("latency.total_us"),
+      fn->func, str("latency.total_us"),
       mlirFloatAttrDoubleGet(ctx, mlirF64TypeGet(ctx), fn->totalUs));
   mlirOperationSetDiscardableAttributeByName(
-      func, str("latency.kernels"),
+      fn->func, str("latency.kernels"),
       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64),
                          (int64_t)fn->graph.numKernels));
+  fn->state = kDone;
 }
 
 /* Builds and groups the graphs of every function of `module`; returns the
@@ -220,8 +306,9 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
   for (long i = 0; ok && i < n; i++)
     latGraphDescribe(&fns[i].graph);
   ok = ok && loadTablesFor(module, profile, fns, n);
+  Estimation estimation = {profile, &cmOptions, fns, n};
   for (long i = 0; ok && i < n; i++)
-    estimateFunction(profile, &cmOptions, fns[i].func, &fns[i]);
+    estimateFunction(&estimation, &fns[i]);
   char error[600];
   const char *profileName = cmProfileGetDir(profile);
   if (ok && options->report && *options->report &&

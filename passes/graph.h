@@ -47,6 +47,7 @@ typedef struct {
   CmField fields[LAT_MAX_FIELDS];     /* the cost-model query fields */
   char fieldText[LAT_MAX_FIELDS][32]; /* their numeric values        */
   int numFields;
+  char callee[128];    /* a func.call kernel: the called function    */
   double flops, bytes; /* work and boundary traffic                  */
   double us;           /* the estimate                               */
   double confidence;
@@ -99,6 +100,10 @@ bool latGraphDetect(LatGraph *graph, bool fusion,
                     bool (*rules)(void *ctx, const char *producer,
                                   const char *consumer),
                     void *ctx);
+
+/// The method shown for kernel `k`: the cost model's, or "call" for a call
+/// kernel (costed as the sum of its callee's kernels).
+const char *latKernelMethodName(const LatKernel *k);
 
 /// Describes every kernel: type name, dtype, axes, flops, boundary bytes,
 /// and the cost-model query fields; warns at op locations about dynamic

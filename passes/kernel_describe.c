@@ -12,6 +12,8 @@
 #include "ir_util.h"
 #include "latency/diagnostics.h"
 
+#include "mlir-c/BuiltinAttributes.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -224,6 +226,21 @@ static const char *describeAttention(const LatGraph *g, LatKernel *k,
   return name;
 }
 
+/* A func.call: the callee's name; its cost is the callee's (annotate). */
+static void describeCall(LatKernel *k, MlirOperation call) {
+  MlirAttribute callee = mlirOperationGetAttributeByName(
+      call, mlirStringRefCreateFromCString("callee"));
+  MlirStringRef name = mlirStringRefCreateFromCString("?");
+  if (!mlirAttributeIsNull(callee) && mlirAttributeIsAFlatSymbolRef(callee))
+    name = mlirFlatSymbolRefAttrGetValue(callee);
+  snprintf(k->callee, sizeof k->callee, "%.*s", (int)name.length, name.data);
+  snprintf(k->axes, sizeof k->axes, "callee=@%s", k->callee);
+}
+
+const char *latKernelMethodName(const LatKernel *k) {
+  return k->callee[0] ? "call" : cmMethodGetName(k->method);
+}
+
 /* Conv work: 2 * output elements * (weight elements / output channels). */
 static void describeConv(LatKernel *k, MlirOperation op) {
   LatShape in = latShapeOf(mlirOperationGetOperand(op, 0));
@@ -365,7 +382,10 @@ static void describeKernel(LatGraph *g, int kernel) {
     k->flops += opFlops(&g->nodes[i]);
   }
   const char *attention = NULL;
-  if (rootNode->group >= 0 && !strcmp(rootNode->groupClass, "attention"))
+  k->callee[0] = '\0';
+  if (!strcmp(rootNode->cls.name, "call"))
+    describeCall(k, root);
+  else if (rootNode->group >= 0 && !strcmp(rootNode->groupClass, "attention"))
     attention = describeAttention(g, k, root);
   else if (!strcmp(rootNode->cls.name, "matmul"))
     describeMatmul(k, root, &batched);

@@ -24,6 +24,7 @@ typedef struct {
 
 static const NamedClass kNamed[] = {
     /* compute */
+    {"func.call", "call", LAT_ROLE_COSTED, 0}, /* costed as its callee */
     {"tosa.conv2d", "conv2d", LAT_ROLE_COSTED, 0},
     {"tosa.depthwise_conv2d", "depthwise_conv2d", LAT_ROLE_COSTED, 0},
     {"tosa.matmul", "matmul", LAT_ROLE_COSTED, 0},

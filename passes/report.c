@@ -66,7 +66,7 @@ static void writeJson(FILE *f, const char *profile, const char *device,
               ",\"latency_us\":%.17g,\"source\":\"%s\",\"confidence\":%.17g,"
               "\"method\":\"%s\",\"axes\":",
               kk->us, cmSourceGetName(kk->source), kk->confidence,
-              cmMethodGetName(kk->method));
+              latKernelMethodName(kk));
       cmJsonPrintString(f, kk->axes);
       fprintf(f,
               ",\"dtype\":\"%s\",\"flops\":%.17g,\"bytes\":%.17g,"
@@ -97,7 +97,7 @@ static void writeMarkdown(FILE *f, const char *profile, const char *device,
       fprintf(f, "| %zu | %s | %d | %s | %s | %.3f | %s | %.2f | %s | %s |\n",
               k, kk->type, kk->numOps, kk->axes, kk->dtype, kk->us,
               cmSourceGetName(kk->source), kk->confidence,
-              cmMethodGetName(kk->method), cmBoundGetName(kk->bound));
+              latKernelMethodName(kk), cmBoundGetName(kk->bound));
     }
   }
 }
@@ -117,7 +117,7 @@ static void writeCsv(FILE *f, const LatFunctionReport *fns, size_t count) {
         fputs(*p == '"' ? "\"\"" : (char[]){*p, 0}, f);
       fprintf(f, "\",%.17g,%s,%.17g,%s,%s,%s,%.17g,%.17g,%s\n", kk->us,
               cmSourceGetName(kk->source), kk->confidence,
-              cmMethodGetName(kk->method), kk->axes, kk->dtype, kk->flops,
+              latKernelMethodName(kk), kk->axes, kk->dtype, kk->flops,
               kk->bytes, cmBoundGetName(kk->bound));
     }
 }
@@ -186,7 +186,7 @@ bool latWriteTrace(const char *path, const LatFunctionReport *fns, size_t count,
               "\"source\":\"%s\",\"confidence\":%.17g,\"method\":\"%s\","
               "\"axes\":",
               i + 1, t, kk->us, k, cmSourceGetName(kk->source), kk->confidence,
-              cmMethodGetName(kk->method));
+              latKernelMethodName(kk));
       cmJsonPrintString(f, kk->axes);
       fputs("}}", f);
       t += kk->us;

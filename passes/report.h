@@ -15,6 +15,8 @@ typedef struct {
   double measuredUs;     /* part answered by measurements   */
   double interpolatedUs; /* part answered by interpolation  */
   double rooflineUs;     /* part answered by the roofline   */
+  double confidenceUs;   /* sum of us x confidence          */
+  int state;             /* estimation: 0 to do, 1 under way, 2 done */
 } LatFunctionReport;
 
 /// Writes the report of `functions` to `path` as JSON, Markdown or CSV by

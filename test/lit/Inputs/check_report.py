@@ -16,8 +16,9 @@ import sys
 mlir = open(sys.argv[1]).read()
 report = json.load(open(sys.argv[2]))
 assert set(report) == {"profile", "device", "functions"}, report.keys()
-attrs = dict(re.findall(r"func\.func @([\w.]+)\(.*latency\.total_us = ([-0-9.e+]+) : f64", mlir))
-counts = dict(re.findall(r"func\.func @([\w.]+)\(.*latency\.kernels = (\d+) : i64", mlir))
+FUNC = r"func\.func (?:(?:private|public|nested) )?@([\w.]+)\("
+attrs = dict(re.findall(FUNC + r".*latency\.total_us = ([-0-9.e+]+) : f64", mlir))
+counts = dict(re.findall(FUNC + r".*latency\.kernels = (\d+) : i64", mlir))
 for fn in report["functions"]:
     ks = fn["kernels"]
     total = sum(k["latency_us"] for k in ks)

@@ -1,0 +1,42 @@
+// A func.call is one kernel that costs what its callee's kernels cost, once
+// per call, with the callee's shares by source carried into the caller's
+// coverage (check_report.py: totals are sums). A call to a function without
+// a body in the module, or a recursive call, is warned about at the call
+// and has no estimate (unknown, 0 us).
+// RUN: %mlir_opt --load-pass-plugin=%plugin --annotate-latency='report=%t.json' -verify-diagnostics %s -o %t.mlir
+// RUN: FileCheck %s < %t.mlir
+// RUN: %python %S/../Inputs/check_report.py %t.mlir %t.json | FileCheck %s --check-prefix=REPORT
+// RUN: %mlir_opt --load-pass-plugin=%plugin --annotate-latency=report=- %s -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=TABLE
+// REPORT: report consistent: 5 kernels
+
+// CHECK-LABEL: func.func private @layer
+// CHECK-SAME: latency.kernels = 1 : i64, latency.total_us = [[T:[0-9.e+-]+]] : f64
+func.func private @layer(%x: tensor<1x16x64xf32>, %w: tensor<1x64x64xf32>) -> tensor<1x16x64xf32> {
+  %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %y = tosa.matmul %x, %w, %z, %z : (tensor<1x16x64xf32>, tensor<1x64x64xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x64xf32>
+  %r = tosa.sigmoid %y : (tensor<1x16x64xf32>) -> tensor<1x16x64xf32>
+  return %r : tensor<1x16x64xf32>
+}
+
+func.func private @external(%x: tensor<1x16x64xf32>) -> tensor<1x16x64xf32>
+
+// CHECK-LABEL: func.func @forward
+// CHECK: call @layer{{.*}}latency.estimate = {{{.*}}kernel = "call", method = "call"{{.*}}us = [[T]] : f64}
+// CHECK: call @layer{{.*}}us = [[T]] : f64}
+// CHECK: call @external{{.*}}source = "unknown"
+// TABLE: | 0 | call | 1 | callee=@layer |
+// TABLE: | 2 | call | 1 | callee=@external | f32 | 0.000 | unknown |
+func.func @forward(%x: tensor<1x16x64xf32>, %w: tensor<1x64x64xf32>) -> tensor<1x16x64xf32> {
+  %a = func.call @layer(%x, %w) : (tensor<1x16x64xf32>, tensor<1x64x64xf32>) -> tensor<1x16x64xf32>
+  %b = func.call @layer(%a, %w) : (tensor<1x16x64xf32>, tensor<1x64x64xf32>) -> tensor<1x16x64xf32>
+  // expected-warning@+1 {{latency: call to @external, which has no body in this module: no estimate (unknown)}}
+  %c = func.call @external(%b) : (tensor<1x16x64xf32>) -> tensor<1x16x64xf32>
+  return %c : tensor<1x16x64xf32>
+}
+
+// CHECK-LABEL: func.func @recursive
+func.func @recursive(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-warning@+1 {{latency: recursive call to @recursive: no estimate (unknown)}}
+  %y = func.call @recursive(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
