@@ -31,6 +31,12 @@ static const NamedClass kNamed[] = {
     {"linalg.matmul", "matmul", LAT_ROLE_COSTED, 0},
     {"linalg.matmul_transpose_b", "matmul", LAT_ROLE_COSTED, 0},
     {"linalg.batch_matmul", "matmul", LAT_ROLE_COSTED, 0},
+    {"linalg.quantized_matmul", "matmul", LAT_ROLE_COSTED, 0},
+    {"linalg.quantized_batch_matmul", "matmul", LAT_ROLE_COSTED, 0},
+    {"tosa.cast_to_block_scaled", "cast", LAT_ROLE_COSTED, 1},
+    {"tosa.cast_from_block_scaled", "cast", LAT_ROLE_COSTED, 1},
+    /* state the runtime keeps in place (a KV cache): its consumers read it */
+    {"tosa.variable_read", "copy", LAT_ROLE_VIEW, 0},
     /* elementwise */
     {"tosa.add", "add", LAT_ROLE_COSTED, 1},
     {"linalg.add", "add", LAT_ROLE_COSTED, 1},
