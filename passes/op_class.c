@@ -90,6 +90,10 @@ static const NamedClass kNamed[] = {
     {"tensor.splat", "const", LAT_ROLE_SKIP, 0},
     {"tensor.from_elements", "const", LAT_ROLE_SKIP, 0},
     {"tosa.variable", "const", LAT_ROLE_SKIP, 0},
+    /* weights kept as ml_program globals (some torch-mlir and IREE imports);
+     * a mutable global is state read in place, not a constant */
+    {"ml_program.global_load_const", "const", LAT_ROLE_SKIP, 0},
+    {"ml_program.global_load", "copy", LAT_ROLE_VIEW, 0},
     {"tosa.erf", "erf", LAT_ROLE_COSTED, 8},
     {"math.erf", "erf", LAT_ROLE_COSTED, 8}, /* on tensors, in TOSA graphs */
     {"math.exp", "exp", LAT_ROLE_COSTED, 4},
