@@ -18,6 +18,11 @@ bool cmInterpolate1D(CmGroup *group, const double *q, const double *tq,
 bool cmInterpolateND(CmGroup *group, int dim, const double *q, const double *tq,
                      CmEstimate *out);
 
+/// The displayed confidence for an expected log-error `e` (mean |ln(pred /
+/// measured)|): the chance of landing within 10% if the log-error is
+/// half-normal with that mean.
+double cmConfidenceFromError(double e);
+
 /// Records the two end points of `line` through `q` as the answer's corners.
 void cmCornersFromLine(const CmGroup *group, const double *q,
                        const CmLine *line, CmEstimate *out);

@@ -61,7 +61,7 @@ static double checkError(CmGroup *g, const CmLineIndex *const *indexes,
  * 10% if the query's log-error is half-normal with mean e, i.e.
  * P(|X| <= ln 1.1) with sigma = e * sqrt(pi/2). No device constants; how well
  * it is calibrated is shown per quintile by latency-eval (docs/accuracy.md). */
-static double confidenceFromError(double e) {
+double cmConfidenceFromError(double e) {
   if (e <= 0)
     return 1.0;
   const double sqrtPi = 1.7724538509055160273; /* C11 has no M_PI */
@@ -126,7 +126,8 @@ bool cmInterpolate1D(CmGroup *g, const double *q, const double *tq,
   out->method =
       numCandidates == 1 ? CM_METHOD_LINEAR_1D : CM_METHOD_WEIGHTED_1D;
   out->errorEstimate = numChecked ? errorSum / weightSum : -1;
-  out->confidence = numChecked ? confidenceFromError(out->errorEstimate) : 0.5;
+  out->confidence =
+      numChecked ? cmConfidenceFromError(out->errorEstimate) : 0.5;
   out->dim = 1;
   out->interpAxes[0] = out->lines[best].axis;
   out->lo[0] = out->lines[best].lo;

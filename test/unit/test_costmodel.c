@@ -155,6 +155,33 @@ TEST(two_d_delaunay_on_a_plane) {
   cmProfileDestroy(p);
 }
 
+/* The 2D/3D confidence follows how far apart the simplex's corners are:
+ * nearly equal corners rate higher than corners a factor of 10 apart, both
+ * strictly between 0 and 1, and the expected error is reported. */
+TEST(delaunay_confidence_follows_corner_spread) {
+  static const char flat[] = "kernel,dtype,m,n,k,latency_us\n"
+                             "matmul,bf16,0,0,64,10\n"
+                             "matmul,bf16,0,10,64,10.2\n"
+                             "matmul,bf16,10,0,64,10.1\n"
+                             "matmul,bf16,10,10,64,10.3\n";
+  static const char steep[] = "kernel,dtype,m,n,k,latency_us\n"
+                              "matmul,bf16,0,0,64,1\n"
+                              "matmul,bf16,0,10,64,10\n"
+                              "matmul,bf16,10,0,64,10\n"
+                              "matmul,bf16,10,10,64,100\n";
+  CmProfile pf = profileWith("flat", NULL, flat);
+  CmProfile ps = profileWith("steep", NULL, steep);
+  CmEstimate ef = ask(pf, "matmul", "4", "3", "64", true);
+  CmEstimate es = ask(ps, "matmul", "4", "3", "64", true);
+  CHECK(ef.method == CM_METHOD_DELAUNAY_2D &&
+        es.method == CM_METHOD_DELAUNAY_2D);
+  CHECK(ef.confidence > es.confidence);
+  CHECK(ef.confidence < 1 && es.confidence > 0);
+  CHECK(ef.errorEstimate > 0 && es.errorEstimate > ef.errorEstimate);
+  cmProfileDestroy(pf);
+  cmProfileDestroy(ps);
+}
+
 TEST(three_d_delaunay_in_a_volume) {
   /* Eight corners of a cube; latency linear: 1 + m + 2n + 3k. */
   char table[1024] = "kernel,dtype,m,n,k,latency_us\n";
@@ -307,6 +334,7 @@ int main(int argc, char **argv) {
                    T(fused_kernel_uses_anchor_table_and_says_so),
                    T(two_d_delaunay_on_a_plane),
                    T(three_d_delaunay_in_a_volume),
+                   T(delaunay_confidence_follows_corner_spread),
                    T(collinear_points_are_degenerate_not_fatal),
                    T(duplicates_are_averaged_and_bad_latencies_dropped),
                    T(policy_transform_applies_to_candidates_and_target),
