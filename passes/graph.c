@@ -57,11 +57,16 @@ void latGraphFree(LatGraph *g) {
   memset(g, 0, sizeof *g);
 }
 
+static bool isComputeAnchor(const LatNode *n);
+
 /* Marks the nodes whose operands are all constants as constant, and takes
  * the costed and view ones among them out of detection: BN's rsqrt(var +
  * eps) on constant statistics, reshuffles of constant weights. Unknown ops
  * are left alone (they may have effects), and so are ops without operands
- * that are not constants themselves. */
+ * that are not constants themselves. Convs, matmuls and the like stay
+ * kernels even on constants (a merged LoRA weight, say): a compiler may
+ * fold them, but every conv and matmul of a graph is promised a kernel
+ * with a latency (docs/attributes.md). */
 static void skipConstantFolded(LatGraph *g) {
   for (size_t i = 0; i < g->numNodes; i++) {
     LatNode *n = &g->nodes[i];
@@ -70,7 +75,8 @@ static void skipConstantFolded(LatGraph *g) {
       continue;
     }
     intptr_t numOperands = mlirOperationGetNumOperands(n->op);
-    bool constant = n->cls.role != LAT_ROLE_UNKNOWN && numOperands > 0;
+    bool constant = n->cls.role != LAT_ROLE_UNKNOWN && numOperands > 0 &&
+                    !isComputeAnchor(n);
     for (intptr_t o = 0; o < numOperands && constant; o++) {
       int p = latGraphProducerOf(g, (int)i, o);
       constant = p >= 0 && g->nodes[p].constant;
