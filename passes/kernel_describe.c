@@ -12,6 +12,8 @@
 #include "ir_util.h"
 #include "latency/diagnostics.h"
 
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 
 #include <math.h>
@@ -248,6 +250,10 @@ static void describeConv(LatKernel *k, MlirOperation op) {
   LatShape out = latShapeOf(mlirOperationGetResult(op, 0));
   char name[96];
   latOpName(op, name, sizeof name);
+  if (!strcmp(name, "linalg.generic")) { /* no layout in a generic's name */
+    snprintf(k->axes, sizeof k->axes, "generic");
+    return;
+  }
   bool nchw = strstr(name, "nchw") != NULL;
   /* depthwise ..._hwcm convs keep the channel multiplier as a fifth dim */
   bool multiplier = out.rank == 5 && strstr(name, "hwcm") != NULL;
@@ -274,11 +280,47 @@ static void describeConv(LatKernel *k, MlirOperation op) {
 
 /* The work of one op: matmul 2mnk(batch), conv 2 x output x weight elements
  * per output channel, others their per-element flops x output elements. */
+/* The product of a linalg.generic's loop ranges, each read off an operand
+ * dim its indexing map maps a loop to directly; 0 when a loop has none. */
+static double loopProduct(MlirOperation generic) {
+  MlirAttribute maps = mlirOperationGetAttributeByName(
+      generic, mlirStringRefCreateFromCString("indexing_maps"));
+  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps))
+    return 0;
+  double range[LAT_MAX_RANK * 2] = {0};
+  intptr_t numLoops = 0;
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(maps) &&
+                       i < mlirOperationGetNumOperands(generic);
+       i++) {
+    MlirAttribute a = mlirArrayAttrGetElement(maps, i);
+    if (!mlirAttributeIsAAffineMap(a))
+      return 0;
+    MlirAffineMap map = mlirAffineMapAttrGetValue(a);
+    numLoops = mlirAffineMapGetNumDims(map);
+    LatShape s = latShapeOf(mlirOperationGetOperand(generic, i));
+    for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map) && r < s.rank;
+         r++) {
+      MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+      intptr_t d =
+          mlirAffineExprIsADim(e) ? mlirAffineDimExprGetPosition(e) : -1;
+      if (d >= 0 && d < LAT_MAX_RANK * 2)
+        range[d] = (double)s.dims[r];
+    }
+  }
+  double product = numLoops > 0 && numLoops <= LAT_MAX_RANK * 2;
+  for (intptr_t d = 0; d < numLoops && product > 0; d++)
+    product *= range[d];
+  return product;
+}
+
 static double opFlops(const LatNode *n) {
   MlirOperation op = n->op;
   if (mlirOperationGetNumResults(op) == 0)
     return 0;
   LatShape out = latShapeOf(mlirOperationGetResult(op, 0));
+  if (latOpIs(op, "linalg.generic") &&
+      (!strcmp(n->cls.name, "matmul") || strstr(n->cls.name, "conv")))
+    return 2 * loopProduct(op); /* a multiply-add per loop iteration */
   if (!strcmp(n->cls.name, "matmul")) {
     MatmulShape s;
     return matmulShape(op, &s) ? 2 * s.m * s.n * s.k * s.batch : 0;

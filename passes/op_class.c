@@ -187,7 +187,7 @@ static const char *const kElementwise[] = {
 
 typedef struct {
   bool erf, max, min, select, cmp, exp, tanh, sqrt, div, add, sub, mul;
-  bool cast, extract, neg, other;
+  bool cast, extract, neg, pow, other;
   int numOps;
 } BodyOps;
 
@@ -224,6 +224,8 @@ static BodyOps scanBody(MlirOperation generic) {
       b.extract = true; /* reads an input at computed indices */
     else if (latOpIs(op, "arith.negf"))
       b.neg = true;
+    else if (latOpIs(op, "math.powf"))
+      b.pow = true;
     else if (latOpIs(op, "arith.maximumf") || latOpIs(op, "arith.maxnumf"))
       b.max = true;
     else if (latOpIs(op, "arith.minimumf") || latOpIs(op, "arith.minnumf"))
@@ -311,6 +313,39 @@ static bool isIdentityCopy(MlirOperation op) {
   return true;
 }
 
+/* True when the first input's indexing map reads it at a combination of
+ * loops (d1 + d4, as a convolution's window does), not at single loops. */
+static bool readsWindows(MlirOperation generic) {
+  MlirAttribute maps = mlirOperationGetAttributeByName(
+      generic, mlirStringRefCreateFromCString("indexing_maps"));
+  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      mlirArrayAttrGetNumElements(maps) < 1 ||
+      !mlirAttributeIsAAffineMap(mlirArrayAttrGetElement(maps, 0)))
+    return false;
+  MlirAffineMap map =
+      mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
+  for (intptr_t i = 0; i < mlirAffineMapGetNumResults(map); i++) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, i);
+    if (!mlirAffineExprIsADim(e) && !mlirAffineExprIsAConstant(e))
+      return true;
+  }
+  return false;
+}
+
+/* A generalised contraction: two inputs multiplied and accumulated over
+ * reduction loops (what linalg-generalize-named-ops makes of a matmul or a
+ * conv). Convolutions read their input through windows. */
+static const char *contractionClass(MlirOperation generic, const BodyOps *b) {
+  intptr_t numInputs = mlirOperationGetNumOperands(generic) - 1;
+  if (numInputs != 2 || !b->mul || !b->add || b->other || b->div || b->exp ||
+      b->max || b->min || b->select || b->sqrt)
+    return NULL;
+  if (!readsWindows(generic))
+    return "matmul";
+  int rank = latShapeOf(mlirOperationGetResult(generic, 0)).rank;
+  return rank == 3 ? "conv1d" : rank == 5 ? "conv3d" : "conv2d";
+}
+
 static LatOpClass classifyGeneric(MlirOperation op) {
   BodyOps b = scanBody(op);
   LatOpClass c = {"elementwise", LAT_ROLE_COSTED, b.numOps ? b.numOps : 1};
@@ -321,8 +356,10 @@ static LatOpClass classifyGeneric(MlirOperation op) {
     c.name = "gelu";
   else if (b.sqrt && numInputs >= 3)
     c.name = "batchnorm";
+  else if (hasReduction(op) && contractionClass(op, &b))
+    c = (LatOpClass){contractionClass(op, &b), LAT_ROLE_COSTED, 0};
   else if (hasReduction(op))
-    c.name = "reduce";
+    c.name = readsWindows(op) ? "pool" : "reduce"; /* windows: a pooling */
   else if ((b.max || (b.cmp && b.select)) && b.min)
     c.name = "relu6";
   else if ((b.max || (b.cmp && b.select)) && !b.add && !b.mul)
@@ -345,6 +382,8 @@ static LatOpClass classifyGeneric(MlirOperation op) {
     c.name = "cast";
   else if (b.neg && !b.other)
     c.name = "neg";
+  else if (b.pow && !b.other)
+    c.name = "pow";
   else if (b.numOps == 0 && isIdentityCopy(op))
     c = (LatOpClass){"copy", LAT_ROLE_VIEW, 0};
   else if (b.numOps == 0)
