@@ -336,14 +336,36 @@ static bool readsWindows(MlirOperation generic) {
  * reduction loops (what linalg-generalize-named-ops makes of a matmul or a
  * conv). Convolutions read their input through windows. */
 static const char *contractionClass(MlirOperation generic, const BodyOps *b) {
-  intptr_t numInputs = mlirOperationGetNumOperands(generic) - 1;
-  if (numInputs != 2 || !b->mul || !b->add || b->other || b->div || b->exp ||
+  int tensorInputs = 0; /* scalar inputs are zero points (quantized ops) */
+  for (intptr_t i = 0; i + 1 < mlirOperationGetNumOperands(generic); i++)
+    tensorInputs += latShapeOf(mlirOperationGetOperand(generic, i)).isTensor;
+  if (tensorInputs != 2 || !b->mul || !b->add || b->other || b->div || b->exp ||
       b->max || b->min || b->select || b->sqrt)
     return NULL;
   if (!readsWindows(generic))
     return "matmul";
   int rank = latShapeOf(mlirOperationGetResult(generic, 0)).rank;
   return rank == 3 ? "conv1d" : rank == 5 ? "conv3d" : "conv2d";
+}
+
+/* What a generic that yields its one input does: "transpose" when the
+ * input's map permutes all loops, "broadcast" when it reads fewer loops
+ * than there are (the input has lower rank), else "copy". */
+static const char *copyKind(MlirOperation generic) {
+  MlirAttribute maps = mlirOperationGetAttributeByName(
+      generic, mlirStringRefCreateFromCString("indexing_maps"));
+  if (mlirOperationGetNumOperands(generic) != 2 || mlirAttributeIsNull(maps) ||
+      !mlirAttributeIsAArray(maps) || mlirArrayAttrGetNumElements(maps) != 2 ||
+      !mlirAttributeIsAAffineMap(mlirArrayAttrGetElement(maps, 0)))
+    return "copy";
+  MlirAffineMap in =
+      mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
+  intptr_t loops = mlirAffineMapGetNumDims(in);
+  if (mlirAffineMapGetNumResults(in) < loops)
+    return "broadcast";
+  return mlirAffineMapIsPermutation(in) && !mlirAffineMapIsIdentity(in)
+             ? "transpose"
+             : "copy";
 }
 
 static LatOpClass classifyGeneric(MlirOperation op) {
@@ -387,7 +409,7 @@ static LatOpClass classifyGeneric(MlirOperation op) {
   else if (b.numOps == 0 && isIdentityCopy(op))
     c = (LatOpClass){"copy", LAT_ROLE_VIEW, 0};
   else if (b.numOps == 0)
-    c.name = "copy"; /* a yield of inputs: transpose or broadcast */
+    c.name = copyKind(op); /* a yield of inputs: transpose or broadcast */
   return c;
 }
 
