@@ -30,4 +30,8 @@ typedef struct {
 /// iterator types, tensor and arith helpers).
 LatOpClass latClassify(MlirOperation op);
 
+/// Classifies a linalg.generic by its body, iterator types and indexing maps
+/// (generic_class.c).
+LatOpClass latClassifyGeneric(MlirOperation generic);
+
 #endif /* LATENCY_OP_CLASS_H */

@@ -1,0 +1,248 @@
+/*===- generic_class.c - what a linalg.generic computes, from its body
+ *------===*
+ *
+ * A linalg.generic is recognised from the ops in its body (math.erf ->
+ * gelu, max/select -> relu, rsqrt with several inputs -> batchnorm, ...),
+ * its iterator types (a reduction -> reduce, or pool when it reads through
+ * windows) and its indexing maps (a multiply-accumulate over reductions ->
+ * matmul or conv; a yield of its input -> view, transpose, broadcast or
+ * copy).
+ *
+ *===----------------------------------------------------------------------===*/
+#include "op_class.h"
+
+#include "ir_util.h"
+
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+
+#include <string.h>
+
+typedef struct {
+  bool erf, max, min, select, cmp, exp, tanh, sqrt, div, add, sub, mul;
+  bool cast, extract, neg, pow, other;
+  int numOps;
+} BodyOps;
+
+/* True when an operand of `op` is an arith.constant float of at least 3e38
+ * (FLT_MAX, as lowered TOSA clamps bound ReLU from above). */
+static bool hasHugeConstantOperand(MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+    MlirOperation p = latProducer(mlirOperationGetOperand(op, i));
+    if (mlirOperationIsNull(p) || !latOpIs(p, "arith.constant"))
+      continue;
+    MlirAttribute v = mlirOperationGetAttributeByName(
+        p, mlirStringRefCreateFromCString("value"));
+    if (!mlirAttributeIsNull(v) && mlirAttributeIsAFloat(v) &&
+        mlirFloatAttrGetValueDouble(v) >= 3.0e38)
+      return true;
+  }
+  return false;
+}
+
+static BodyOps scanBody(MlirOperation generic) {
+  BodyOps b;
+  memset(&b, 0, sizeof b);
+  MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(generic, 0));
+  if (mlirBlockIsNull(block))
+    return b;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (latOpIs(op, "linalg.yield"))
+      continue;
+    b.numOps++;
+    if (latOpIs(op, "math.erf"))
+      b.erf = true;
+    else if (latOpIs(op, "tensor.extract"))
+      b.extract = true; /* reads an input at computed indices */
+    else if (latOpIs(op, "arith.negf"))
+      b.neg = true;
+    else if (latOpIs(op, "math.powf"))
+      b.pow = true;
+    else if (latOpIs(op, "arith.maximumf") || latOpIs(op, "arith.maxnumf"))
+      b.max = true;
+    else if (latOpIs(op, "arith.minimumf") || latOpIs(op, "arith.minnumf"))
+      b.min |= !hasHugeConstantOperand(op); /* min(x, FLT_MAX): no bound */
+    else if (latOpIs(op, "arith.select"))
+      b.select = true;
+    else if (latOpIs(op, "arith.cmpf"))
+      b.cmp = true;
+    else if (latOpIs(op, "math.exp"))
+      b.exp = true;
+    else if (latOpIs(op, "math.tanh"))
+      b.tanh = true;
+    else if (latOpIs(op, "math.sqrt") || latOpIs(op, "math.rsqrt"))
+      b.sqrt = true;
+    else if (latOpIs(op, "arith.divf"))
+      b.div = true;
+    else if (latOpIs(op, "arith.addf") || latOpIs(op, "arith.addi"))
+      b.add = true;
+    else if (latOpIs(op, "arith.subf") || latOpIs(op, "arith.subi"))
+      b.sub = true;
+    else if (latOpIs(op, "arith.mulf") || latOpIs(op, "arith.muli"))
+      b.mul = true;
+    else if (latOpHasPrefix(op, "arith.trunc") ||
+             latOpHasPrefix(op, "arith.ext") ||
+             latOpHasPrefix(op, "arith.fpto") ||
+             latOpHasPrefix(op, "arith.sitofp"))
+      b.cast = true;
+    else if (!latOpIs(op, "arith.constant") && !latOpIs(op, "linalg.index") &&
+             !latOpIs(op, "arith.index_cast"))
+      b.other = true;
+  }
+  return b;
+}
+
+/* True when an iterator is #linalg.iterator_type<reduction>. */
+static bool hasReduction(MlirOperation generic) {
+  MlirAttribute iterators = mlirOperationGetAttributeByName(
+      generic, mlirStringRefCreateFromCString("iterator_types"));
+  if (mlirAttributeIsNull(iterators))
+    return false;
+  char text[512];
+  latAttributeText(iterators, text, sizeof text);
+  return strstr(text, "reduction") != NULL;
+}
+
+/* True when indexing map `map` reads the result's index space unchanged:
+ * dim i at position i, or the constant 0 where `shape` has extent 1 (how
+ * torch-mlir spells a broadcast of a size-1 dim). */
+static bool readsInPlace(MlirAffineMap map, const LatShape *shape) {
+  intptr_t n = mlirAffineMapGetNumResults(map);
+  if (n != shape->rank || mlirAffineMapGetNumDims(map) != n)
+    return false;
+  for (intptr_t i = 0; i < n; i++) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, i);
+    bool same = mlirAffineExprIsADim(e) && mlirAffineDimExprGetPosition(e) == i;
+    bool unitBroadcast = mlirAffineExprIsAConstant(e) &&
+                         mlirAffineConstantExprGetValue(e) == 0 &&
+                         shape->dims[i] == 1;
+    if (!same && !unitBroadcast)
+      return false;
+  }
+  return true;
+}
+
+/* A generic that yields its one input, of the result's type, read in place:
+ * a copy that upstream canonicalisation erases (and no device runs). */
+static bool isIdentityCopy(MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) != 2 ||
+      mlirOperationGetNumResults(op) != 1 ||
+      !mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(op, 0)),
+                     mlirValueGetType(mlirOperationGetResult(op, 0))))
+    return false;
+  MlirAttribute maps = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("indexing_maps"));
+  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      mlirArrayAttrGetNumElements(maps) != 2)
+    return false;
+  LatShape shape = latShapeOf(mlirOperationGetResult(op, 0));
+  for (intptr_t i = 0; i < 2; i++) {
+    MlirAttribute map = mlirArrayAttrGetElement(maps, i);
+    if (!mlirAttributeIsAAffineMap(map) ||
+        !readsInPlace(mlirAffineMapAttrGetValue(map), &shape))
+      return false;
+  }
+  return true;
+}
+
+/* True when the first input's indexing map reads it at a combination of
+ * loops (d1 + d4, as a convolution's window does), not at single loops. */
+static bool readsWindows(MlirOperation generic) {
+  MlirAttribute maps = mlirOperationGetAttributeByName(
+      generic, mlirStringRefCreateFromCString("indexing_maps"));
+  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      mlirArrayAttrGetNumElements(maps) < 1 ||
+      !mlirAttributeIsAAffineMap(mlirArrayAttrGetElement(maps, 0)))
+    return false;
+  MlirAffineMap map =
+      mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
+  for (intptr_t i = 0; i < mlirAffineMapGetNumResults(map); i++) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, i);
+    if (!mlirAffineExprIsADim(e) && !mlirAffineExprIsAConstant(e))
+      return true;
+  }
+  return false;
+}
+
+/* A generalised contraction: two inputs multiplied and accumulated over
+ * reduction loops (what linalg-generalize-named-ops makes of a matmul or a
+ * conv). Convolutions read their input through windows. */
+static const char *contractionClass(MlirOperation generic, const BodyOps *b) {
+  int tensorInputs = 0; /* scalar inputs are zero points (quantized ops) */
+  for (intptr_t i = 0; i + 1 < mlirOperationGetNumOperands(generic); i++)
+    tensorInputs += latShapeOf(mlirOperationGetOperand(generic, i)).isTensor;
+  if (tensorInputs != 2 || !b->mul || !b->add || b->other || b->div || b->exp ||
+      b->max || b->min || b->select || b->sqrt)
+    return NULL;
+  if (!readsWindows(generic))
+    return "matmul";
+  int rank = latShapeOf(mlirOperationGetResult(generic, 0)).rank;
+  return rank == 3 ? "conv1d" : rank == 5 ? "conv3d" : "conv2d";
+}
+
+/* What a generic that yields its one input does: "transpose" when the
+ * input's map permutes all loops, "broadcast" when it reads fewer loops
+ * than there are (the input has lower rank), else "copy". */
+static const char *copyKind(MlirOperation generic) {
+  MlirAttribute maps = mlirOperationGetAttributeByName(
+      generic, mlirStringRefCreateFromCString("indexing_maps"));
+  if (mlirOperationGetNumOperands(generic) != 2 || mlirAttributeIsNull(maps) ||
+      !mlirAttributeIsAArray(maps) || mlirArrayAttrGetNumElements(maps) != 2 ||
+      !mlirAttributeIsAAffineMap(mlirArrayAttrGetElement(maps, 0)))
+    return "copy";
+  MlirAffineMap in =
+      mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
+  intptr_t loops = mlirAffineMapGetNumDims(in);
+  if (mlirAffineMapGetNumResults(in) < loops)
+    return "broadcast";
+  return mlirAffineMapIsPermutation(in) && !mlirAffineMapIsIdentity(in)
+             ? "transpose"
+             : "copy";
+}
+
+LatOpClass latClassifyGeneric(MlirOperation op) {
+  BodyOps b = scanBody(op);
+  LatOpClass c = {"elementwise", LAT_ROLE_COSTED, b.numOps ? b.numOps : 1};
+  intptr_t numInputs = mlirOperationGetNumOperands(op) - 1;
+  if (b.extract)
+    c.name = "gather"; /* gathers, nearest / bilinear resizes */
+  else if (b.erf)
+    c.name = "gelu";
+  else if (b.sqrt && numInputs >= 3)
+    c.name = "batchnorm";
+  else if (hasReduction(op) && contractionClass(op, &b))
+    c = (LatOpClass){contractionClass(op, &b), LAT_ROLE_COSTED, 0};
+  else if (hasReduction(op))
+    c.name = readsWindows(op) ? "pool" : "reduce"; /* windows: a pooling */
+  else if ((b.max || (b.cmp && b.select)) && b.min)
+    c.name = "relu6";
+  else if ((b.max || (b.cmp && b.select)) && !b.add && !b.mul)
+    c.name = "relu";
+  else if (b.exp)
+    c.name = "exp";
+  else if (b.tanh)
+    c.name = "tanh";
+  else if (b.div)
+    c.name = "div";
+  else if (b.sqrt)
+    c.name = "rsqrt";
+  else if (b.sub && !b.add && !b.mul)
+    c.name = "sub";
+  else if (b.mul && !b.add && !b.sub)
+    c.name = "mul";
+  else if (b.add || b.sub || b.mul)
+    c.name = "add";
+  else if (b.cast)
+    c.name = "cast";
+  else if (b.neg && !b.other)
+    c.name = "neg";
+  else if (b.pow && !b.other)
+    c.name = "pow";
+  else if (b.numOps == 0 && isIdentityCopy(op))
+    c = (LatOpClass){"copy", LAT_ROLE_VIEW, 0};
+  else if (b.numOps == 0)
+    c.name = copyKind(op); /* a yield of inputs: transpose or broadcast */
+  return c;
+}
