@@ -26,14 +26,11 @@ typedef struct {
 } BodyOps;
 
 /* True when an operand of `op` is an arith.constant float of at least 3e38
- * (FLT_MAX, as lowered TOSA clamps bound ReLU from above). */
+ * (FLT_MAX, as lowered TOSA clamps bound ReLU from above); a dense
+ * tosa.const is never a float attribute, so only scalars count. */
 static bool hasHugeConstantOperand(MlirOperation op) {
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
-    MlirOperation p = latProducer(mlirOperationGetOperand(op, i));
-    if (mlirOperationIsNull(p) || !latOpIs(p, "arith.constant"))
-      continue;
-    MlirAttribute v = mlirOperationGetAttributeByName(
-        p, mlirStringRefCreateFromCString("value"));
+    MlirAttribute v = latConstantValue(mlirOperationGetOperand(op, i));
     if (!mlirAttributeIsNull(v) && mlirAttributeIsAFloat(v) &&
         mlirFloatAttrGetValueDouble(v) >= 3.0e38)
       return true;
@@ -132,32 +129,18 @@ static bool isIdentityCopy(MlirOperation op) {
       !mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(op, 0)),
                      mlirValueGetType(mlirOperationGetResult(op, 0))))
     return false;
-  MlirAttribute maps = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("indexing_maps"));
-  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
-      mlirArrayAttrGetNumElements(maps) != 2)
-    return false;
+  MlirAffineMap maps[2];
   LatShape shape = latShapeOf(mlirOperationGetResult(op, 0));
-  for (intptr_t i = 0; i < 2; i++) {
-    MlirAttribute map = mlirArrayAttrGetElement(maps, i);
-    if (!mlirAttributeIsAAffineMap(map) ||
-        !readsInPlace(mlirAffineMapAttrGetValue(map), &shape))
-      return false;
-  }
-  return true;
+  return latIndexingMaps(op, maps, 2) == 2 && readsInPlace(maps[0], &shape) &&
+         readsInPlace(maps[1], &shape);
 }
 
 /* True when the first input's indexing map reads it at a combination of
  * loops (d1 + d4, as a convolution's window does), not at single loops. */
 static bool readsWindows(MlirOperation generic) {
-  MlirAttribute maps = mlirOperationGetAttributeByName(
-      generic, mlirStringRefCreateFromCString("indexing_maps"));
-  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
-      mlirArrayAttrGetNumElements(maps) < 1 ||
-      !mlirAttributeIsAAffineMap(mlirArrayAttrGetElement(maps, 0)))
+  MlirAffineMap map;
+  if (latIndexingMaps(generic, &map, 1) < 1)
     return false;
-  MlirAffineMap map =
-      mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
   for (intptr_t i = 0; i < mlirAffineMapGetNumResults(map); i++) {
     MlirAffineExpr e = mlirAffineMapGetResult(map, i);
     if (!mlirAffineExprIsADim(e) && !mlirAffineExprIsAConstant(e))
@@ -186,18 +169,15 @@ static const char *contractionClass(MlirOperation generic, const BodyOps *b) {
  * input's map permutes all loops, "broadcast" when it reads fewer loops
  * than there are (the input has lower rank), else "copy". */
 static const char *copyKind(MlirOperation generic) {
-  MlirAttribute maps = mlirOperationGetAttributeByName(
-      generic, mlirStringRefCreateFromCString("indexing_maps"));
-  if (mlirOperationGetNumOperands(generic) != 2 || mlirAttributeIsNull(maps) ||
-      !mlirAttributeIsAArray(maps) || mlirArrayAttrGetNumElements(maps) != 2 ||
-      !mlirAttributeIsAAffineMap(mlirArrayAttrGetElement(maps, 0)))
+  MlirAffineMap maps[2];
+  if (mlirOperationGetNumOperands(generic) != 2 ||
+      latIndexingMaps(generic, maps, 2) != 2)
     return "copy";
-  MlirAffineMap in =
-      mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
-  intptr_t loops = mlirAffineMapGetNumDims(in);
-  if (mlirAffineMapGetNumResults(in) < loops)
+  intptr_t loops = mlirAffineMapGetNumDims(maps[0]);
+  if (mlirAffineMapGetNumResults(maps[0]) < loops)
     return "broadcast";
-  return mlirAffineMapIsPermutation(in) && !mlirAffineMapIsIdentity(in)
+  return mlirAffineMapIsPermutation(maps[0]) &&
+                 !mlirAffineMapIsIdentity(maps[0])
              ? "transpose"
              : "copy";
 }
@@ -206,15 +186,17 @@ LatOpClass latClassifyGeneric(MlirOperation op) {
   BodyOps b = scanBody(op);
   LatOpClass c = {"elementwise", LAT_ROLE_COSTED, b.numOps ? b.numOps : 1};
   intptr_t numInputs = mlirOperationGetNumOperands(op) - 1;
+  bool reduces = hasReduction(op);
+  const char *contraction = reduces ? contractionClass(op, &b) : NULL;
   if (b.extract)
     c.name = "gather"; /* gathers, nearest / bilinear resizes */
   else if (b.erf)
     c.name = "gelu";
   else if (b.sqrt && numInputs >= 3)
     c.name = "batchnorm";
-  else if (hasReduction(op) && contractionClass(op, &b))
-    c = (LatOpClass){contractionClass(op, &b), LAT_ROLE_COSTED, 0};
-  else if (hasReduction(op))
+  else if (contraction)
+    c = (LatOpClass){contraction, LAT_ROLE_COSTED, 0};
+  else if (reduces)
     c.name = readsWindows(op) ? "pool" : "reduce"; /* windows: a pooling */
   else if ((b.max || (b.cmp && b.select)) && b.min)
     c.name = "relu6";

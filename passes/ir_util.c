@@ -131,6 +131,41 @@ MlirOperation latProducer(MlirValue value) {
   return none;
 }
 
+bool latIsInitProducer(MlirOperation op) {
+  return !mlirOperationIsNull(op) &&
+         (latOpIs(op, "tensor.empty") || latOpIs(op, "linalg.fill"));
+}
+
+MlirAttribute latConstantValue(MlirValue value) {
+  MlirOperation p = latProducer(value);
+  MlirAttribute none = {NULL};
+  if (mlirOperationIsNull(p))
+    return none;
+  if (latOpIs(p, "tosa.const"))
+    return mlirOperationGetAttributeByName(
+        p, mlirStringRefCreateFromCString("values"));
+  if (latOpIs(p, "arith.constant"))
+    return mlirOperationGetAttributeByName(
+        p, mlirStringRefCreateFromCString("value"));
+  return none;
+}
+
+intptr_t latIndexingMaps(MlirOperation op, MlirAffineMap *maps, intptr_t max) {
+  MlirAttribute all = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("indexing_maps"));
+  if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all))
+    return 0;
+  intptr_t n = mlirArrayAttrGetNumElements(all);
+  for (intptr_t i = 0; i < n; i++) {
+    MlirAttribute map = mlirArrayAttrGetElement(all, i);
+    if (!mlirAttributeIsAAffineMap(map))
+      return 0;
+    if (i < max)
+      maps[i] = mlirAffineMapAttrGetValue(map);
+  }
+  return n;
+}
+
 int64_t latI64ArrayAttr(MlirOperation op, const char *name, int index,
                         int64_t fallback) {
   MlirAttribute a =

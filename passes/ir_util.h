@@ -7,6 +7,7 @@
 #ifndef LATENCY_IR_UTIL_H
 #define LATENCY_IR_UTIL_H
 
+#include "mlir-c/AffineMap.h"
 #include "mlir-c/IR.h"
 
 #include <stdbool.h>
@@ -51,6 +52,19 @@ void latAttributeText(MlirAttribute attr, char *out, size_t size);
 
 /// Returns the producer op of `value`, or a null op for block arguments.
 MlirOperation latProducer(MlirValue value);
+
+/// Returns true when `op` makes an init tensor that carries no data into
+/// the op using it (tensor.empty, linalg.fill); false for a null op.
+bool latIsInitProducer(MlirOperation op);
+
+/// Returns the value attribute of the constant (tosa.const `values`,
+/// arith.constant `value`) producing `value`, or a null attribute.
+MlirAttribute latConstantValue(MlirValue value);
+
+/// Copies the indexing maps of the linalg op `op` into `maps` (the first
+/// `max`) and returns how many it has; 0 when it has no `indexing_maps` or
+/// one of them is not an affine map.
+intptr_t latIndexingMaps(MlirOperation op, MlirAffineMap *maps, intptr_t max);
 
 /// Returns the integer `index` of an i64 array attribute `name` of `op`
 /// (DenseI64ArrayAttr or ArrayAttr of integers), or `fallback`.

@@ -25,12 +25,6 @@ static bool inKernel(const LatGraph *g, MlirOperation op, int kernel) {
   return n >= 0 && g->nodes[n].kernel == kernel;
 }
 
-/* Init tensors carry no data into a kernel. */
-static bool isInitProducer(MlirOperation op) {
-  return !mlirOperationIsNull(op) &&
-         (latOpIs(op, "tensor.empty") || latOpIs(op, "linalg.fill"));
-}
-
 static double valueBytes(MlirValue v) {
   LatShape s = latShapeOf(v);
   return s.isTensor ? s.elements * (s.elementBytes > 0 ? s.elementBytes : 4)
@@ -51,7 +45,7 @@ static double readBytes(const LatGraph *g, MlirValue v, int depth) {
   MlirOperation op = g->nodes[p].op;
   for (intptr_t o = 0; o < mlirOperationGetNumOperands(op); o++) {
     MlirValue in = mlirOperationGetOperand(op, o);
-    if (!isInitProducer(latProducer(in)))
+    if (!latIsInitProducer(latProducer(in)))
       sources += readBytes(g, in, depth + 1);
   }
   return sources < own ? sources : own;
@@ -66,7 +60,7 @@ static double boundaryBytes(const LatGraph *g, int kernel) {
     for (intptr_t o = 0; o < mlirOperationGetNumOperands(op); o++) {
       MlirValue v = mlirOperationGetOperand(op, o);
       MlirOperation producer = latProducer(v);
-      if (inKernel(g, producer, kernel) || isInitProducer(producer))
+      if (inKernel(g, producer, kernel) || latIsInitProducer(producer))
         continue;
       bool dup = false;
       for (int s = 0; s < numSeen && !dup; s++)
@@ -283,31 +277,26 @@ static void describeConv(LatKernel *k, MlirOperation op) {
 /* The product of a linalg.generic's loop ranges, each read off an operand
  * dim its indexing map maps a loop to directly; 0 when a loop has none. */
 static double loopProduct(MlirOperation generic) {
-  MlirAttribute maps = mlirOperationGetAttributeByName(
-      generic, mlirStringRefCreateFromCString("indexing_maps"));
-  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps))
-    return 0;
-  double range[LAT_MAX_RANK * 2] = {0};
+  enum { kMaxLoops = LAT_MAX_RANK * 2, kMaxMaps = 16 };
+  MlirAffineMap maps[kMaxMaps];
+  intptr_t numMaps = latIndexingMaps(generic, maps, kMaxMaps);
+  double range[kMaxLoops] = {0};
   intptr_t numLoops = 0;
-  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(maps) &&
-                       i < mlirOperationGetNumOperands(generic);
+  for (intptr_t i = 0;
+       i < numMaps && i < kMaxMaps && i < mlirOperationGetNumOperands(generic);
        i++) {
-    MlirAttribute a = mlirArrayAttrGetElement(maps, i);
-    if (!mlirAttributeIsAAffineMap(a))
-      return 0;
-    MlirAffineMap map = mlirAffineMapAttrGetValue(a);
-    numLoops = mlirAffineMapGetNumDims(map);
+    numLoops = mlirAffineMapGetNumDims(maps[i]);
     LatShape s = latShapeOf(mlirOperationGetOperand(generic, i));
-    for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map) && r < s.rank;
+    for (intptr_t r = 0; r < mlirAffineMapGetNumResults(maps[i]) && r < s.rank;
          r++) {
-      MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+      MlirAffineExpr e = mlirAffineMapGetResult(maps[i], r);
       intptr_t d =
           mlirAffineExprIsADim(e) ? mlirAffineDimExprGetPosition(e) : -1;
-      if (d >= 0 && d < LAT_MAX_RANK * 2)
+      if (d >= 0 && d < kMaxLoops)
         range[d] = (double)s.dims[r];
     }
   }
-  double product = numLoops > 0 && numLoops <= LAT_MAX_RANK * 2;
+  double product = numLoops > 0 && numLoops <= kMaxLoops;
   for (intptr_t d = 0; d < numLoops && product > 0; d++)
     product *= range[d];
   return product;

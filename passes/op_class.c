@@ -185,9 +185,7 @@ static const char *const kElementwise[] = {
 
 /* True when operand `i` of `op` is produced by a constant. */
 static bool isConstantOperand(MlirOperation op, intptr_t i) {
-  MlirOperation p = latProducer(mlirOperationGetOperand(op, i));
-  return !mlirOperationIsNull(p) &&
-         (latOpIs(p, "tosa.const") || latOpIs(p, "arith.constant"));
+  return !mlirAttributeIsNull(latConstantValue(mlirOperationGetOperand(op, i)));
 }
 
 /* True when operand `i` of `op` is a constant splat of `value` and the
@@ -195,13 +193,7 @@ static bool isConstantOperand(MlirOperation op, intptr_t i) {
  * x * 1, as exporters emit to materialise broadcasts) returns the other
  * operand unchanged, which upstream canonicalisation folds. */
 static bool isIdentityOperand(MlirOperation op, intptr_t i, double value) {
-  MlirOperation p = latProducer(mlirOperationGetOperand(op, i));
-  if (mlirOperationIsNull(p) ||
-      !(latOpIs(p, "tosa.const") || latOpIs(p, "arith.constant")))
-    return false;
-  MlirAttribute a = mlirOperationGetAttributeByName(
-      p, mlirStringRefCreateFromCString(latOpIs(p, "tosa.const") ? "values"
-                                                                 : "value"));
+  MlirAttribute a = latConstantValue(mlirOperationGetOperand(op, i));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
       !mlirDenseElementsAttrIsSplat(a))
     return false;

@@ -423,9 +423,7 @@ static int activationOperand(const LatGraph *g, int n) {
   int found = -1;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
     MlirValue v = mlirOperationGetOperand(op, i);
-    MlirOperation producer = latProducer(v);
-    if (!mlirOperationIsNull(producer) &&
-        (latOpIs(producer, "tensor.empty") || latOpIs(producer, "linalg.fill")))
+    if (latIsInitProducer(latProducer(v)))
       continue; /* a linalg op's init: no data */
     if (latShapeOf(v).elements == activation && found < 0)
       found = (int)i;
