@@ -101,11 +101,10 @@ static bool addNeedles(Search *s, const CmTableNeed *needs, size_t numNeeds,
   size_t numRuns = 0, capacity = 0;
   for (size_t i = 0; i < numNeeds; i++) {
     NeedNeedles *n = &s->needs[i];
-    n->kernel = strchr(needs[i].kernel, '"')
-                    ? -1
-                    : needleIndex(s, needs[i].kernel, false);
-    if (!strchr(needs[i].kernel, '"') && n->kernel < 0)
-      return false;
+    bool quoted = strchr(needs[i].kernel, '"') != NULL;
+    n->kernel = quoted ? -1 : needleIndex(s, needs[i].kernel, false);
+    if (!quoted && n->kernel < 0)
+      return false; /* out of memory */
     n->numDtypes = needs[i].numDtypes;
     for (int d = 0; d < n->numDtypes; d++) {
       n->dtypeFirst[d] = (int)numRuns;

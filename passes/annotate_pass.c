@@ -180,8 +180,8 @@ static void account(LatFunctionReport *fn, const LatKernel *k) {
  * callee is estimated first (its shares by source carry over to the
  * caller; the kernel shows the largest one and the time-weighted
  * confidence). A callee without a body here, or a recursive call, has no
- * estimate. Returns false in those cases, after a warning. */
-static bool estimateCall(Estimation *e, LatFunctionReport *fn, LatKernel *k) {
+ * estimate, and a warning. */
+static void estimateCall(Estimation *e, LatFunctionReport *fn, LatKernel *k) {
   LatFunctionReport *callee = findFunction(e, k->callee);
   MlirLocation loc = mlirOperationGetLocation(fn->graph.nodes[k->root].op);
   char text[320];
@@ -193,7 +193,7 @@ static bool estimateCall(Estimation *e, LatFunctionReport *fn, LatKernel *k) {
                       "module: no estimate (unknown)",
              k->callee);
     latEmitWarning(loc, text);
-    return false;
+    return;
   }
   estimateFunction(e, callee);
   k->us = callee->totalUs;
@@ -215,12 +215,10 @@ static bool estimateCall(Estimation *e, LatFunctionReport *fn, LatKernel *k) {
   fn->measuredUs += callee->measuredUs;
   fn->interpolatedUs += callee->interpolatedUs;
   fn->rooflineUs += callee->rooflineUs;
-  return true;
 }
 
-/* Asks the cost model for kernel `k`; false (after a warning) when it has
- * no answer. */
-static bool estimateKernel(const Estimation *e, LatFunctionReport *fn,
+/* Asks the cost model for kernel `k`; warns when it has no answer. */
+static void estimateKernel(const Estimation *e, LatFunctionReport *fn,
                            LatKernel *k) {
   CmQuery query = {k->type, k->fields, (size_t)k->numFields, k->flops,
                    k->bytes};
@@ -235,11 +233,10 @@ static bool estimateKernel(const Estimation *e, LatFunctionReport *fn,
     k->confidence = est.confidence;
     k->bound = est.bound;
     account(fn, k);
-    return true;
+    return;
   }
   latEmitWarning(mlirOperationGetLocation(fn->graph.nodes[k->root].op),
                  "latency: no estimate for this kernel (unknown)");
-  return false;
 }
 
 /* Estimates every kernel of `fn` (callees first) and annotates it. */
