@@ -131,10 +131,14 @@ static void annotateKernel(MlirContext ctx, const LatGraph *g,
       named(ctx, "method", mlirStringAttrGet(ctx, str(latKernelMethodName(k)))),
       named(ctx, "bound",
             mlirStringAttrGet(ctx, str(cmBoundGetName(k->bound)))),
+      named(ctx, "count", mlirFloatAttrDoubleGet(ctx, f64, k->count)),
   };
+  /* `count` (runs per call: loop trips, 0 for a branch not counted) only
+   * where it is not 1 */
+  intptr_t numFields = sizeof fields / sizeof fields[0] - (k->count == 1);
   mlirOperationSetDiscardableAttributeByName(
       g->nodes[k->root].op, str("latency.estimate"),
-      mlirDictionaryAttrGet(ctx, sizeof fields / sizeof fields[0], fields));
+      mlirDictionaryAttrGet(ctx, numFields, fields));
 }
 
 /* What estimating the functions of one module shares. */
@@ -164,16 +168,26 @@ static void setUnknown(LatKernel *k) {
   k->confidence = 0;
 }
 
-/* Adds kernel `k`'s time to `fn`'s total and to the share of its source. */
-static void account(LatFunctionReport *fn, const LatKernel *k) {
-  fn->totalUs += k->us;
-  fn->confidenceUs += k->us * k->confidence;
+/* Adds kernel `k`'s time, `count` runs of it, to `fn`'s total and to the
+ * share of its source; a call kernel adds its callee's shares. */
+static void account(LatFunctionReport *fn, const LatKernel *k,
+                    const LatFunctionReport *callee) {
+  double us = k->us * k->count;
+  fn->totalUs += us;
+  if (callee) {
+    fn->confidenceUs += callee->confidenceUs * k->count;
+    fn->measuredUs += callee->measuredUs * k->count;
+    fn->interpolatedUs += callee->interpolatedUs * k->count;
+    fn->rooflineUs += callee->rooflineUs * k->count;
+    return;
+  }
+  fn->confidenceUs += us * k->confidence;
   if (k->source == CM_SOURCE_MEASURED)
-    fn->measuredUs += k->us;
+    fn->measuredUs += us;
   else if (k->source == CM_SOURCE_INTERPOLATED)
-    fn->interpolatedUs += k->us;
+    fn->interpolatedUs += us;
   else if (k->source == CM_SOURCE_ROOFLINE)
-    fn->rooflineUs += k->us;
+    fn->rooflineUs += us;
 }
 
 /* A call kernel costs what its callee's kernels cost, once per call: the
@@ -181,7 +195,8 @@ static void account(LatFunctionReport *fn, const LatKernel *k) {
  * caller; the kernel shows the largest one and the time-weighted
  * confidence). A callee without a body here, or a recursive call, has no
  * estimate, and a warning. */
-static void estimateCall(Estimation *e, LatFunctionReport *fn, LatKernel *k) {
+static const LatFunctionReport *
+estimateCall(Estimation *e, LatFunctionReport *fn, LatKernel *k) {
   LatFunctionReport *callee = findFunction(e, k->callee);
   MlirLocation loc = mlirOperationGetLocation(fn->graph.nodes[k->root].op);
   char text[320];
@@ -193,7 +208,7 @@ static void estimateCall(Estimation *e, LatFunctionReport *fn, LatKernel *k) {
                       "module: no estimate (unknown)",
              k->callee);
     latEmitWarning(loc, text);
-    return;
+    return NULL;
   }
   estimateFunction(e, callee);
   k->us = callee->totalUs;
@@ -210,11 +225,7 @@ static void estimateCall(Estimation *e, LatFunctionReport *fn, LatKernel *k) {
   for (int s = 0, best = -1; s < 3; s++)
     if (best < 0 || shares[s] > shares[best])
       best = s, k->source = sources[s];
-  fn->totalUs += k->us;
-  fn->confidenceUs += callee->confidenceUs;
-  fn->measuredUs += callee->measuredUs;
-  fn->interpolatedUs += callee->interpolatedUs;
-  fn->rooflineUs += callee->rooflineUs;
+  return callee;
 }
 
 /* Asks the cost model for kernel `k`; warns when it has no answer. */
@@ -232,27 +243,37 @@ static void estimateKernel(const Estimation *e, LatFunctionReport *fn,
     k->method = est.method;
     k->confidence = est.confidence;
     k->bound = est.bound;
-    account(fn, k);
     return;
   }
   latEmitWarning(mlirOperationGetLocation(fn->graph.nodes[k->root].op),
                  "latency: no estimate for this kernel (unknown)");
 }
 
-/* Estimates every kernel of `fn` (callees first) and annotates it. */
+/* Estimates every kernel of `fn` (callees first), resolves how often each
+ * runs, adds them up and annotates them. */
 static void estimateFunction(Estimation *e, LatFunctionReport *fn) {
   if (fn->state != kToDo)
     return;
   fn->state = kUnderWay;
   MlirContext ctx = mlirOperationGetContext(fn->func);
+  const LatFunctionReport **callees =
+      calloc(fn->graph.numKernels + 1, sizeof *callees);
   for (size_t i = 0; i < fn->graph.numKernels; i++) {
     LatKernel *k = &fn->graph.kernels[i];
+    const LatFunctionReport *callee = NULL;
     if (k->callee[0])
-      estimateCall(e, fn, k);
+      callee = estimateCall(e, fn, k);
     else
       estimateKernel(e, fn, k);
-    annotateKernel(ctx, &fn->graph, k);
+    if (callees)
+      callees[i] = callee;
   }
+  latGraphResolveCounts(&fn->graph);
+  for (size_t i = 0; i < fn->graph.numKernels; i++) {
+    account(fn, &fn->graph.kernels[i], callees ? callees[i] : NULL);
+    annotateKernel(ctx, &fn->graph, &fn->graph.kernels[i]);
+  }
+  free(callees);
   tagKernelIds(ctx, &fn->graph);
   mlirOperationSetDiscardableAttributeByName(
       fn->func, str("latency.total_us"),
@@ -267,7 +288,8 @@ static void estimateFunction(Estimation *e, LatFunctionReport *fn) {
 /* Builds and groups the graphs of every function of `module`; returns the
  * count, or -1 when out of memory. */
 static long buildFunctions(MlirOperation module, bool fusion,
-                           CmProfile *profile, LatFunctionReport **out) {
+                           const LatInputs *inputs, CmProfile *profile,
+                           LatFunctionReport **out) {
   size_t n = forEachFunction(module, NULL);
   LatFunctionReport *fns = calloc(n + 1, sizeof *fns);
   if (!fns)
@@ -275,9 +297,8 @@ static long buildFunctions(MlirOperation module, bool fusion,
   forEachFunction(module, fns);
   for (size_t i = 0; i < n; i++) {
     functionName(fns[i].func, fns[i].name, sizeof fns[i].name);
-    MlirBlock body =
-        mlirRegionGetFirstBlock(mlirOperationGetRegion(fns[i].func, 0));
-    if (!latGraphBuild(body, &fns[i].graph)) {
+    MlirRegion body = mlirOperationGetRegion(fns[i].func, 0);
+    if (!latGraphBuild(body, inputs, &fns[i].graph)) {
       for (size_t j = 0; j < i; j++)
         latGraphFree(&fns[j].graph);
       free(fns);
@@ -290,19 +311,36 @@ static long buildFunctions(MlirOperation module, bool fusion,
   return (long)n;
 }
 
+/* With `inputs=`, says at the function how many ops folded away because
+ * they compute on weights and constants only (they run once, offline). */
+static void remarkWeightsFolded(const LatFunctionReport *fn) {
+  if (!fn->graph.foldedOps)
+    return;
+  char text[160];
+  snprintf(text, sizeof text,
+           "latency: %zu ops compute on weights and constants only: folded, "
+           "not costed",
+           fn->graph.foldedOps);
+  latEmitRemark(mlirOperationGetLocation(fn->func), text);
+}
+
 MlirLogicalResult latAnnotateLatency(MlirOperation module,
                                      const LatAnnotateOptions *options) {
   CmProfile profile;
   if (!loadProfile(module, options->profile, &profile))
     return mlirLogicalResultFailure();
   LatFunctionReport *fns = NULL;
-  long n = buildFunctions(module, options->fusion, &profile, &fns);
+  LatInputs inputs = {options->inputs, options->numInputs,
+                      options->inputsGiven};
+  long n = buildFunctions(module, options->fusion, &inputs, &profile, &fns);
   bool ok = n >= 0;
   CmOptions cmOptions = cmOptionsDefault();
   cmOptions.interpolation = options->interpolation;
   for (long i = 0; ok && i < n; i++)
     latGraphDescribe(&fns[i].graph);
   ok = ok && loadTablesFor(module, profile, fns, n);
+  for (long i = 0; ok && options->inputsGiven && i < n; i++)
+    remarkWeightsFolded(&fns[i]);
   Estimation estimation = {profile, &cmOptions, fns, n};
   for (long i = 0; ok && i < n; i++)
     estimateFunction(&estimation, &fns[i]);
@@ -344,7 +382,7 @@ MlirLogicalResult latDetectFusionKernels(MlirOperation module,
     return mlirLogicalResultFailure();
   }
   LatFunctionReport *fns = NULL;
-  long n = buildFunctions(module, true, &profile, &fns);
+  long n = buildFunctions(module, true, NULL, &profile, &fns);
   for (long i = 0; i < n; i++) {
     LatGraph *g = &fns[i].graph;
     latGraphDescribe(g);

@@ -30,7 +30,7 @@ typedef struct {
  * tosa.const is never a float attribute, so only scalars count. */
 static bool hasHugeConstantOperand(MlirOperation op) {
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
-    MlirAttribute v = latConstantValue(mlirOperationGetOperand(op, i));
+    MlirAttribute v = latConstantValue(latOperand(op, i));
     if (!mlirAttributeIsNull(v) && mlirAttributeIsAFloat(v) &&
         mlirFloatAttrGetValueDouble(v) >= 3.0e38)
       return true;
@@ -126,11 +126,11 @@ static bool readsInPlace(MlirAffineMap map, const LatShape *shape) {
 static bool isIdentityCopy(MlirOperation op) {
   if (mlirOperationGetNumOperands(op) != 2 ||
       mlirOperationGetNumResults(op) != 1 ||
-      !mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(op, 0)),
-                     mlirValueGetType(mlirOperationGetResult(op, 0))))
+      !mlirTypeEqual(mlirValueGetType(latOperand(op, 0)),
+                     mlirValueGetType(latResult(op, 0))))
     return false;
   MlirAffineMap maps[2];
-  LatShape shape = latShapeOf(mlirOperationGetResult(op, 0));
+  LatShape shape = latShapeOf(latResult(op, 0));
   return latIndexingMaps(op, maps, 2) == 2 && readsInPlace(maps[0], &shape) &&
          readsInPlace(maps[1], &shape);
 }
@@ -155,13 +155,13 @@ static bool readsWindows(MlirOperation generic) {
 static const char *contractionClass(MlirOperation generic, const BodyOps *b) {
   int tensorInputs = 0; /* scalar inputs are zero points (quantized ops) */
   for (intptr_t i = 0; i + 1 < mlirOperationGetNumOperands(generic); i++)
-    tensorInputs += latShapeOf(mlirOperationGetOperand(generic, i)).isTensor;
+    tensorInputs += latShapeOf(latOperand(generic, i)).isTensor;
   if (tensorInputs != 2 || !b->mul || !b->add || b->other || b->div || b->exp ||
       b->max || b->min || b->select || b->sqrt)
     return NULL;
   if (!readsWindows(generic))
     return "matmul";
-  int rank = latShapeOf(mlirOperationGetResult(generic, 0)).rank;
+  int rank = latShapeOf(latResult(generic, 0)).rank;
   return rank == 3 ? "conv1d" : rank == 5 ? "conv3d" : "conv2d";
 }
 

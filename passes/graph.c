@@ -34,7 +34,8 @@ int latGraphValueProducer(const LatGraph *g, MlirValue value) {
 }
 
 int latGraphProducerOf(const LatGraph *g, int n, intptr_t i) {
-  return latGraphValueProducer(g, mlirOperationGetOperand(g->nodes[n].op, i));
+  int p = latGraphValueProducer(g, latOperand(g->nodes[n].op, i));
+  return p >= 0 && g->nodes[p].block == g->nodes[n].block ? p : -1;
 }
 
 bool latGraphAllUsers(const LatGraph *g, int n,
@@ -42,10 +43,14 @@ bool latGraphAllUsers(const LatGraph *g, int n,
                       void *context) {
   MlirOperation op = g->nodes[n].op;
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
-         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
-      if (!accept(g, latGraphFind(g, mlirOpOperandGetOwner(u)), context))
+    for (MlirOpOperand u = latFirstUse(latResult(op, r));
+         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+      int user = latGraphFind(g, mlirOpOperandGetOwner(u));
+      if (user >= 0 && g->nodes[user].block != g->nodes[n].block)
+        user = -1;
+      if (!accept(g, user, context))
         return false;
+    }
   return true;
 }
 
@@ -54,10 +59,50 @@ void latGraphFree(LatGraph *g) {
   free(g->kernels);
   free(g->slotKeys);
   free(g->slotValues);
+  free(g->scopes);
   memset(g, 0, sizeof *g);
 }
 
 static bool isComputeAnchor(const LatNode *n);
+
+/* True when `v` is a weight: an argument of the function's entry block that
+ * `inputs=` does not name (only when `inputs=` is given). */
+static bool isWeightArgument(const LatGraph *g, MlirValue v) {
+  if (!g->inputs.given || !mlirValueIsABlockArgument(v) ||
+      !mlirBlockEqual(mlirBlockArgumentGetOwner(v), g->entry) ||
+      !latShapeOf(v).isTensor)
+    return false;
+  intptr_t index = mlirBlockArgumentGetArgNumber(v);
+  for (size_t i = 0; i < g->inputs.count; i++)
+    if (g->inputs.indices[i] == index)
+      return false;
+  return true;
+}
+
+/* True when `v` holds a constant: a folded node's result or a weight. */
+static bool isConstantValue(const LatGraph *g, MlirValue v) {
+  int p = latGraphValueProducer(g, v);
+  return p >= 0 ? g->nodes[p].constant : isWeightArgument(g, v);
+}
+
+/* Slices, reshapes and bitcasts of a block argument (a function input or a
+ * weight, a loop's iter_arg) select part of a buffer the caller already
+ * holds: views, which cost nothing themselves; the op that reads one counts
+ * the bytes it selects (kernel_describe.c). A LLaMA export that packs every
+ * weight into one argument and slices them out is costed by the slices,
+ * not by the whole argument once per slice. */
+static void markArgumentViews(LatGraph *g) {
+  for (size_t i = 0; i < g->numNodes; i++) {
+    LatNode *n = &g->nodes[i];
+    bool reshape = !strcmp(n->cls.name, "reshape");
+    if (n->cls.role != LAT_ROLE_COSTED ||
+        (strcmp(n->cls.name, "slice") && !reshape))
+      continue;
+    MlirValue source = latOperand(n->op, 0);
+    if (!mlirValueIsNull(source) && mlirValueIsABlockArgument(source))
+      n->cls.role = LAT_ROLE_VIEW;
+  }
+}
 
 /* Marks the nodes whose operands are all constants as constant, and takes
  * the costed and view ones among them out of detection: BN's rsqrt(var +
@@ -76,47 +121,78 @@ static void skipConstantFolded(LatGraph *g) {
     }
     intptr_t numOperands = mlirOperationGetNumOperands(n->op);
     bool constant = n->cls.role != LAT_ROLE_UNKNOWN && numOperands > 0 &&
-                    !isComputeAnchor(n);
-    for (intptr_t o = 0; o < numOperands && constant; o++) {
-      int p = latGraphProducerOf(g, (int)i, o);
-      constant = p >= 0 && g->nodes[p].constant;
-    }
+                    !isComputeAnchor(n) && strcmp(n->cls.name, "control");
+    for (intptr_t o = 0; o < numOperands && constant; o++)
+      constant = isConstantValue(g, latOperand(n->op, o));
     n->constant = constant;
-    if (constant)
+    if (constant) {
+      g->foldedOps += n->cls.role == LAT_ROLE_COSTED;
       n->cls.role = LAT_ROLE_SKIP;
+    }
   }
 }
 
-bool latGraphBuild(MlirBlock block, LatGraph *g) {
-  memset(g, 0, sizeof *g);
-  size_t n = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(block);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    n++;
+bool latGraphAddNode(LatGraph *g, MlirOperation op, int block, int scope) {
+  if (g->numNodes == g->capacity) {
+    size_t capacity = g->capacity ? 2 * g->capacity : 64;
+    LatNode *nodes = realloc(g->nodes, capacity * sizeof *nodes);
+    if (!nodes)
+      return false;
+    g->nodes = nodes;
+    g->capacity = capacity;
+  }
+  LatNode *node = &g->nodes[g->numNodes++];
+  memset(node, 0, sizeof *node);
+  node->op = op;
+  node->cls = latClassify(op);
+  node->fuseClass = node->cls.name;
+  node->kernel = node->nextInKernel = node->group = node->nextInGroup = -1;
+  node->block = block;
+  node->scope = scope;
+  return true;
+}
+
+int latGraphAddScope(LatGraph *g, LatScope scope) {
+  LatScope *scopes = realloc(g->scopes, (g->numScopes + 1) * sizeof *scopes);
+  if (!scopes)
+    return -1;
+  g->scopes = scopes;
+  g->scopes[g->numScopes] = scope;
+  return (int)g->numScopes++;
+}
+
+/* Indexes the nodes by op (open addressing, at most half full). */
+static bool indexNodes(LatGraph *g) {
   g->numSlots = 16;
-  while (g->numSlots < 2 * n)
+  while (g->numSlots < 2 * g->numNodes)
     g->numSlots *= 2;
-  g->nodes = calloc(n + 1, sizeof *g->nodes);
-  g->kernels = calloc(n + 1, sizeof *g->kernels);
   g->slotKeys = calloc(g->numSlots, sizeof *g->slotKeys);
   g->slotValues = calloc(g->numSlots, sizeof *g->slotValues);
-  if (!g->nodes || !g->kernels || !g->slotKeys || !g->slotValues) {
+  if (!g->slotKeys || !g->slotValues)
+    return false;
+  for (size_t i = 0; i < g->numNodes; i++) {
+    size_t s = slotOf(g, g->nodes[i].op.ptr);
+    while (g->slotKeys[s])
+      s = (s + 1) & (g->numSlots - 1);
+    g->slotKeys[s] = g->nodes[i].op.ptr;
+    g->slotValues[s] = (int)i;
+  }
+  return true;
+}
+
+bool latGraphBuild(MlirRegion body, const LatInputs *inputs, LatGraph *g) {
+  memset(g, 0, sizeof *g);
+  g->entry = mlirRegionGetFirstBlock(body);
+  if (inputs)
+    g->inputs = *inputs;
+  LatScope function = {{NULL}, -1, 1, -1, true, 1};
+  if (latGraphAddScope(g, function) < 0 || !latGraphCollect(g, body) ||
+      !(g->kernels = calloc(g->numNodes + 1, sizeof *g->kernels)) ||
+      !indexNodes(g)) {
     latGraphFree(g);
     return false;
   }
-  for (MlirOperation op = mlirBlockGetFirstOperation(block);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    LatNode *node = &g->nodes[g->numNodes];
-    node->op = op;
-    node->cls = latClassify(op);
-    node->fuseClass = node->cls.name;
-    node->kernel = node->nextInKernel = node->group = node->nextInGroup = -1;
-    size_t s = slotOf(g, op.ptr);
-    while (g->slotKeys[s])
-      s = (s + 1) & (g->numSlots - 1);
-    g->slotKeys[s] = op.ptr;
-    g->slotValues[s] = (int)g->numNodes++;
-  }
+  markArgumentViews(g);
   skipConstantFolded(g);
   return true;
 }

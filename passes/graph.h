@@ -19,6 +19,7 @@
 #include "latency/costmodel.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum { LAT_MAX_FIELDS = 10 };
 
@@ -34,7 +35,31 @@ typedef struct {
   const char *groupClass; /* the pattern's class (attention, gelu, ...)  */
   bool groupHead;         /* first op of its group in program order      */
   int nextInGroup;        /* next member of the group, -1 at the end     */
+  int block;              /* index of its block: fusion stays inside one */
+  int scope;              /* the LatScope it runs in (0: the function)   */
 } LatNode;
+
+/// Where ops run: the function body (scope 0) or a region of a control-flow
+/// op inside it (an scf.for body, a branch of an scf.if, ...). A kernel runs
+/// `trips` times per run of its parent scope; the branches of one scf.if or
+/// scf.index_switch share `choice` (the first branch's scope index) and only
+/// the costliest counts (control_flow.c).
+typedef struct {
+  MlirOperation op; /* the control-flow op; null for scope 0     */
+  int parent;       /* enclosing scope, -1 for scope 0           */
+  double trips;     /* runs per run of the parent scope          */
+  int choice;       /* first branch's scope, or -1: not a branch */
+  bool counted;     /* false: a branch that costs less than another */
+  double count;     /* runs per call of the function (resolved)  */
+} LatScope;
+
+/// Which function arguments change per inference (`inputs=`): every other
+/// tensor argument is a weight, and ops on weights and constants only fold.
+typedef struct {
+  const int64_t *indices; /* argument indices                   */
+  size_t count;
+  bool given; /* false: every argument is an input (default) */
+} LatInputs;
 
 typedef struct {
   int root;       /* first node of the kernel                   */
@@ -49,7 +74,8 @@ typedef struct {
   int numFields;
   char callee[128];    /* a func.call kernel: the called function    */
   double flops, bytes; /* work and boundary traffic                  */
-  double us;           /* the estimate                               */
+  double us;           /* the estimate, for one run                  */
+  double count;        /* runs per call of the function (LatScope)   */
   double confidence;
   CmSource source;
   CmMethod method;
@@ -59,19 +85,46 @@ typedef struct {
 typedef struct {
   LatNode *nodes;
   size_t numNodes;
+  size_t capacity; /* of nodes */
   LatKernel *kernels;
   size_t numKernels;
   size_t numGroups; /* multi-op patterns found (patterns.c)    */
+  LatScope *scopes; /* scope 0 is the function body            */
+  size_t numScopes;
+  size_t numBlocks;
+  size_t foldedOps; /* costed ops folded on constants / weights */
+  MlirBlock entry;  /* the function's entry block               */
+  LatInputs inputs; /* borrowed from the pass options           */
   void **slotKeys;  /* op pointer -> node index, open addressing */
   int *slotValues;
   size_t numSlots;
 } LatGraph;
 
-/// Fills `graph` with the ops of `block` (top level) and their classes; ops
-/// that compute only on constants are marked constant and skipped (every
-/// compiler folds them before a device runs anything). Returns false when
-/// out of memory.
-bool latGraphBuild(MlirBlock block, LatGraph *graph);
+/// Fills `graph` with the ops of the function region `body` (every block,
+/// and the regions of control-flow ops inside it, control_flow.c) and their
+/// classes; ops that compute only on constants (and, with `inputs` given,
+/// weights) are marked constant and skipped (every compiler folds them
+/// before a device runs anything). Returns false when out of memory.
+bool latGraphBuild(MlirRegion body, const LatInputs *inputs, LatGraph *graph);
+
+/// Appends `op` as a node of `block` in `scope`; false when out of memory.
+bool latGraphAddNode(LatGraph *graph, MlirOperation op, int block, int scope);
+
+/// Appends a scope; returns its index, or -1 when out of memory.
+int latGraphAddScope(LatGraph *graph, LatScope scope);
+
+/// Collects the ops of `body` into `graph` with their blocks and scopes:
+/// every block of the region, and the regions of scf ops (loop bodies with
+/// their static trip counts, both branches of an scf.if); warns at an op
+/// whose regions are not walked or whose trip count is not static. False
+/// when out of memory.
+bool latGraphCollect(LatGraph *graph, MlirRegion body);
+
+/// Resolves how often each kernel runs per call (`count`): loop trips
+/// multiplied down the scopes, and of the branches of an scf.if the
+/// costliest by its kernels' estimates (a remark at the op says which).
+/// Call after the estimates are known.
+void latGraphResolveCounts(LatGraph *graph);
 
 /// Frees what `graph` owns.
 void latGraphFree(LatGraph *graph);
@@ -83,12 +136,14 @@ int latGraphFind(const LatGraph *graph, MlirOperation op);
 /// outside the graph.
 int latGraphValueProducer(const LatGraph *graph, MlirValue value);
 
-/// Returns the node producing operand `i` of node `n`, or -1.
+/// Returns the node producing operand `i` of node `n` in the same block, or
+/// -1 (a block argument, an op outside the graph or in another block: a
+/// kernel never spans blocks).
 int latGraphProducerOf(const LatGraph *graph, int n, intptr_t i);
 
 /// Returns true when `accept(graph, user, context)` holds for every use of
 /// node `n`'s results (stopping at the first that does not); `user` is the
-/// using node, or -1 for an op outside the graph.
+/// using node, or -1 for an op outside the graph or in another block.
 bool latGraphAllUsers(const LatGraph *graph, int n,
                       bool (*accept)(const LatGraph *graph, int user,
                                      void *context),

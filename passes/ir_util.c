@@ -8,6 +8,25 @@
 #include <stdio.h>
 #include <string.h>
 
+MlirValue latOperand(MlirOperation op, intptr_t i) {
+  MlirValue none = {NULL};
+  if (mlirOperationIsNull(op) || i < 0 || i >= mlirOperationGetNumOperands(op))
+    return none;
+  return mlirOperationGetOperand(op, i);
+}
+
+MlirValue latResult(MlirOperation op, intptr_t i) {
+  MlirValue none = {NULL};
+  if (mlirOperationIsNull(op) || i < 0 || i >= mlirOperationGetNumResults(op))
+    return none;
+  return mlirOperationGetResult(op, i);
+}
+
+MlirOpOperand latFirstUse(MlirValue value) {
+  MlirOpOperand none = {NULL};
+  return mlirValueIsNull(value) ? none : mlirValueGetFirstUse(value);
+}
+
 bool latOpIs(MlirOperation op, const char *name) {
   MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
   return s.length == strlen(name) && !memcmp(s.data, name, s.length);
@@ -53,6 +72,8 @@ static void elementTypeInfo(MlirType t, LatShape *shape) {
 LatShape latShapeOf(MlirValue value) {
   LatShape shape;
   memset(&shape, 0, sizeof shape);
+  if (mlirValueIsNull(value))
+    return shape;
   MlirType t = mlirValueGetType(value);
   shape.elements = 1;
   if (!mlirTypeIsAShaped(t) || !mlirShapedTypeHasRank(t)) {
@@ -84,8 +105,7 @@ int latCountUsers(MlirOperation op) {
   int users = 0;
   MlirOperation last = {NULL};
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-    for (MlirOpOperand use =
-             mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+    for (MlirOpOperand use = latFirstUse(latResult(op, r));
          !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
       MlirOperation owner = mlirOpOperandGetOwner(use);
       if (mlirOperationIsNull(last) || !mlirOperationEqual(owner, last))
@@ -125,7 +145,7 @@ void latAttributeText(MlirAttribute attr, char *out, size_t size) {
 }
 
 MlirOperation latProducer(MlirValue value) {
-  if (mlirValueIsAOpResult(value))
+  if (!mlirValueIsNull(value) && mlirValueIsAOpResult(value))
     return mlirOpResultGetOwner(value);
   MlirOperation none = {NULL};
   return none;

@@ -29,6 +29,18 @@ typedef struct {
   double elementBytes;        /* bytes per element, 0 when unknown          */
 } LatShape;
 
+/// Returns operand `i` of `op`, or a null value when `op` is null or has no
+/// operand `i`. Every operand access in passes/ goes through here: a
+/// matcher that guesses wrong about an op gets a null value, never a read
+/// past the operand list (test/lit/diagnostics/crash-shapes.mlir).
+MlirValue latOperand(MlirOperation op, intptr_t i);
+
+/// Returns result `i` of `op`, or a null value when there is none.
+MlirValue latResult(MlirOperation op, intptr_t i);
+
+/// Returns the first use of `value`, or a null use for a null value.
+MlirOpOperand latFirstUse(MlirValue value);
+
 /// Returns true when `op` is named exactly `name`.
 bool latOpIs(MlirOperation op, const char *name);
 
@@ -38,7 +50,8 @@ bool latOpHasPrefix(MlirOperation op, const char *prefix);
 /// Copies `op`'s name into `out` (`size` bytes).
 void latOpName(MlirOperation op, char *out, size_t size);
 
-/// Describes the type of `value`.
+/// Describes the type of `value`; a null value describes as no tensor, with
+/// no element type.
 LatShape latShapeOf(MlirValue value);
 
 /// Returns the number of distinct ops using the results of `op`.

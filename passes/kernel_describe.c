@@ -44,7 +44,7 @@ static double readBytes(const LatGraph *g, MlirValue v, int depth) {
   double sources = 0;
   MlirOperation op = g->nodes[p].op;
   for (intptr_t o = 0; o < mlirOperationGetNumOperands(op); o++) {
-    MlirValue in = mlirOperationGetOperand(op, o);
+    MlirValue in = latOperand(op, o);
     if (!latIsInitProducer(latProducer(in)))
       sources += readBytes(g, in, depth + 1);
   }
@@ -58,7 +58,7 @@ static double boundaryBytes(const LatGraph *g, int kernel) {
   for (int i = g->kernels[kernel].root; i >= 0; i = g->nodes[i].nextInKernel) {
     MlirOperation op = g->nodes[i].op;
     for (intptr_t o = 0; o < mlirOperationGetNumOperands(op); o++) {
-      MlirValue v = mlirOperationGetOperand(op, o);
+      MlirValue v = latOperand(op, o);
       MlirOperation producer = latProducer(v);
       if (inKernel(g, producer, kernel) || latIsInitProducer(producer))
         continue;
@@ -69,12 +69,18 @@ static double boundaryBytes(const LatGraph *g, int kernel) {
         continue;
       if (numSeen < 64)
         seen[numSeen++] = v;
-      bytes += readBytes(g, v, 0);
+      double read = readBytes(g, v, 0);
+      /* a gather reads the rows it selects, not its whole table */
+      if (o == 0 && !strcmp(g->nodes[i].cls.name, "gather")) {
+        double rows = valueBytes(latResult(op, 0));
+        read = rows < read ? rows : read;
+      }
+      bytes += read;
     }
     for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
-      MlirValue v = mlirOperationGetResult(op, r);
+      MlirValue v = latResult(op, r);
       bool escapes = false;
-      for (MlirOpOperand u = mlirValueGetFirstUse(v);
+      for (MlirOpOperand u = latFirstUse(v);
            !mlirOpOperandIsNull(u) && !escapes; u = mlirOpOperandGetNextUse(u))
         escapes = !inKernel(g, mlirOpOperandGetOwner(u), kernel);
       if (escapes)
@@ -108,8 +114,8 @@ typedef struct {
 } MatmulShape;
 
 static bool matmulShape(MlirOperation op, MatmulShape *out) {
-  LatShape a = latShapeOf(mlirOperationGetOperand(op, 0));
-  LatShape c = latShapeOf(mlirOperationGetResult(op, 0));
+  LatShape a = latShapeOf(latOperand(op, 0));
+  LatShape c = latShapeOf(latResult(op, 0));
   if (c.rank < 2 || a.rank < 2 || c.elements <= 0)
     return false;
   out->m = (double)c.dims[c.rank - 2];
@@ -141,7 +147,7 @@ static void describeMatmul(LatKernel *k, MlirOperation op, bool *batched) {
  * first operand; false when no such rank-4 shape is there. */
 static bool queryBatchHeads(const LatGraph *g, MlirOperation scores, double seq,
                             double headDim, double *batch, double *heads) {
-  MlirValue v = mlirOperationGetOperand(scores, 0);
+  MlirValue v = latOperand(scores, 0);
   for (int step = 0; step < 4; step++) {
     LatShape s = latShapeOf(v);
     if (s.rank == 4 && (double)s.dims[2] == seq &&
@@ -154,7 +160,7 @@ static bool queryBatchHeads(const LatGraph *g, MlirOperation scores, double seq,
     if (n < 0 || g->nodes[n].cls.role != LAT_ROLE_VIEW ||
         mlirOperationGetNumOperands(g->nodes[n].op) < 1)
       return false;
-    v = mlirOperationGetOperand(g->nodes[n].op, 0);
+    v = latOperand(g->nodes[n].op, 0);
   }
   return false;
 }
@@ -166,7 +172,7 @@ static bool queryBatchHeads(const LatGraph *g, MlirOperation scores, double seq,
 static double keyValueHeads(const LatGraph *g, MlirOperation scores,
                             double batch, double heads) {
   double kvHeads = heads;
-  MlirValue v = mlirOperationGetOperand(scores, 1);
+  MlirValue v = latOperand(scores, 1);
   for (int step = 0; step < 6; step++) {
     LatShape s = latShapeOf(v);
     double h = s.rank == 4 ? (double)s.dims[1] : 0;
@@ -179,9 +185,19 @@ static double keyValueHeads(const LatGraph *g, MlirOperation scores,
         (g->nodes[n].cls.role != LAT_ROLE_VIEW && strcmp(cls, "transpose") &&
          strcmp(cls, "broadcast") && strcmp(cls, "copy")))
       break;
-    v = mlirOperationGetOperand(g->nodes[n].op, 0);
+    v = latOperand(g->nodes[n].op, 0);
   }
   return kvHeads;
+}
+
+/* The scores matmul of the attention group starting at node `head`: its
+ * first matmul in program order. The head itself may be a view or mask op
+ * the region took in before it (a collapsed [1, 1, s, s] mask). */
+static MlirOperation attentionScores(const LatGraph *g, int head) {
+  for (int m = head; m >= 0; m = g->nodes[m].nextInGroup)
+    if (!strcmp(g->nodes[m].cls.name, "matmul"))
+      return g->nodes[m].op;
+  return g->nodes[head].op; /* matchAttention always takes two matmuls */
 }
 
 /* Attention from its first matmul, scores = Q K^T: [.., seq, kv_len] from
@@ -239,9 +255,9 @@ const char *latKernelMethodName(const LatKernel *k) {
 
 /* Conv work: 2 * output elements * (weight elements / output channels). */
 static void describeConv(LatKernel *k, MlirOperation op) {
-  LatShape in = latShapeOf(mlirOperationGetOperand(op, 0));
-  LatShape w = latShapeOf(mlirOperationGetOperand(op, 1));
-  LatShape out = latShapeOf(mlirOperationGetResult(op, 0));
+  LatShape in = latShapeOf(latOperand(op, 0));
+  LatShape w = latShapeOf(latOperand(op, 1));
+  LatShape out = latShapeOf(latResult(op, 0));
   char name[96];
   latOpName(op, name, sizeof name);
   if (!strcmp(name, "linalg.generic")) { /* no layout in a generic's name */
@@ -286,7 +302,7 @@ static double loopProduct(MlirOperation generic) {
        i < numMaps && i < kMaxMaps && i < mlirOperationGetNumOperands(generic);
        i++) {
     numLoops = mlirAffineMapGetNumDims(maps[i]);
-    LatShape s = latShapeOf(mlirOperationGetOperand(generic, i));
+    LatShape s = latShapeOf(latOperand(generic, i));
     for (intptr_t r = 0; r < mlirAffineMapGetNumResults(maps[i]) && r < s.rank;
          r++) {
       MlirAffineExpr e = mlirAffineMapGetResult(maps[i], r);
@@ -306,7 +322,7 @@ static double opFlops(const LatNode *n) {
   MlirOperation op = n->op;
   if (mlirOperationGetNumResults(op) == 0)
     return 0;
-  LatShape out = latShapeOf(mlirOperationGetResult(op, 0));
+  LatShape out = latShapeOf(latResult(op, 0));
   if (latOpIs(op, "linalg.generic") &&
       (!strcmp(n->cls.name, "matmul") || strstr(n->cls.name, "conv")))
     return 2 * loopProduct(op); /* a multiply-add per loop iteration */
@@ -315,14 +331,19 @@ static double opFlops(const LatNode *n) {
     return matmulShape(op, &s) ? 2 * s.m * s.n * s.k * s.batch : 0;
   }
   if (!strcmp(n->cls.name, "matvec") && mlirOperationGetNumOperands(op) >= 1)
-    return 2 * latShapeOf(mlirOperationGetOperand(op, 0)).elements;
+    return 2 * latShapeOf(latOperand(op, 0)).elements;
   if (strstr(n->cls.name, "conv") && mlirOperationGetNumOperands(op) >= 2) {
-    LatShape w = latShapeOf(mlirOperationGetOperand(op, 1));
+    LatShape w = latShapeOf(latOperand(op, 1));
     char name[96];
     latOpName(op, name, sizeof name);
-    /* Channels-first layouts (nchw, ncw, ncdhw) keep channels at dim 1. */
+    /* Channels-first layouts (nchw, ncw, ncdhw) keep channels at dim 1;
+     * depthwise ..._hwcm convs keep the channel multiplier as a last dim of
+     * its own, so their output channels are the last two dims' product
+     * (else the work is counted channels times over). */
     int c = strstr(name, "_nc") ? 1 : out.rank - 1;
     double cout = out.rank > c ? (double)out.dims[c] : 0;
+    if (strstr(name, "hwcm") && out.rank == 5)
+      cout *= (double)out.dims[3];
     return cout > 0 ? 2 * out.elements * w.elements / cout : 0;
   }
   return n->cls.flopsPerElement * out.elements;
@@ -342,7 +363,7 @@ static void checkOp(MlirOperation op, const LatNode *node) {
     warnOnce(op, text);
   }
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
-    LatShape s = latShapeOf(mlirOperationGetResult(op, r));
+    LatShape s = latShapeOf(latResult(op, r));
     if (s.dynamic)
       warnOnce(op, "latency: dynamic shape: dynamic dims counted as 1, the "
                    "estimate is a lower bound");
@@ -366,12 +387,12 @@ static double largestTensor(const LatGraph *g, const LatKernel *k) {
     if (n->transparent)
       continue;
     for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
-      double e = latShapeOf(mlirOperationGetResult(n->op, r)).elements;
+      double e = latShapeOf(latResult(n->op, r)).elements;
       largest = e > largest ? e : largest;
     }
     if ((!strcmp(n->cls.name, "reduce") || !strcmp(n->cls.name, "pool")) &&
         mlirOperationGetNumOperands(n->op) > 0) {
-      double e = latShapeOf(mlirOperationGetOperand(n->op, 0)).elements;
+      double e = latShapeOf(latOperand(n->op, 0)).elements;
       largest = e > largest ? e : largest;
     }
   }
@@ -417,7 +438,7 @@ static void describeKernel(LatGraph *g, int kernel) {
   if (!strcmp(rootNode->cls.name, "call"))
     describeCall(k, root);
   else if (rootNode->group >= 0 && !strcmp(rootNode->groupClass, "attention"))
-    attention = describeAttention(g, k, root);
+    attention = describeAttention(g, k, attentionScores(g, k->root));
   else if (!strcmp(rootNode->cls.name, "matmul"))
     describeMatmul(k, root, &batched);
   else if (strstr(rootNode->cls.name, "conv2d"))
@@ -429,8 +450,8 @@ static void describeKernel(LatGraph *g, int kernel) {
   }
   kernelType(g, k, batched, attention);
   LatShape first = mlirOperationGetNumOperands(root) > 0
-                       ? latShapeOf(mlirOperationGetOperand(root, 0))
-                       : latShapeOf(mlirOperationGetResult(root, 0));
+                       ? latShapeOf(latOperand(root, 0))
+                       : latShapeOf(latResult(root, 0));
   snprintf(k->dtype, sizeof k->dtype, "%s", first.dtype);
   if (!first.dtype[0] || first.elementBytes <= 0) {
     char text[160];

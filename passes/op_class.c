@@ -121,6 +121,21 @@ static const NamedClass kNamed[] = {
     {"tensor.expand_shape", "reshape", LAT_ROLE_VIEW, 0},
     {"tensor.reshape", "reshape", LAT_ROLE_VIEW, 0},
     {"tensor.cast", "reshape", LAT_ROLE_VIEW, 0},
+    /* control flow: the ops in their regions are costed (control_flow.c) */
+    {"scf.for", "control", LAT_ROLE_SKIP, 0},
+    {"scf.forall", "control", LAT_ROLE_SKIP, 0},
+    {"scf.parallel", "control", LAT_ROLE_SKIP, 0},
+    {"scf.while", "control", LAT_ROLE_SKIP, 0},
+    {"scf.if", "control", LAT_ROLE_SKIP, 0},
+    {"scf.index_switch", "control", LAT_ROLE_SKIP, 0},
+    {"scf.execute_region", "control", LAT_ROLE_SKIP, 0},
+    {"scf.yield", "control", LAT_ROLE_SKIP, 0},
+    {"scf.condition", "control", LAT_ROLE_SKIP, 0},
+    {"scf.forall.in_parallel", "control", LAT_ROLE_SKIP, 0},
+    {"scf.reduce", "control", LAT_ROLE_SKIP, 0},
+    {"cf.br", "control", LAT_ROLE_SKIP, 0},
+    {"cf.cond_br", "control", LAT_ROLE_SKIP, 0},
+    {"cf.switch", "control", LAT_ROLE_SKIP, 0},
     /* no cost at all */
     {"tosa.const", "const", LAT_ROLE_SKIP, 0},
     {"tosa.const_shape", "const", LAT_ROLE_SKIP, 0},
@@ -185,7 +200,7 @@ static const char *const kElementwise[] = {
 
 /* True when operand `i` of `op` is produced by a constant. */
 static bool isConstantOperand(MlirOperation op, intptr_t i) {
-  return !mlirAttributeIsNull(latConstantValue(mlirOperationGetOperand(op, i)));
+  return !mlirAttributeIsNull(latConstantValue(latOperand(op, i)));
 }
 
 /* True when operand `i` of `op` is a constant splat of `value` and the
@@ -193,7 +208,7 @@ static bool isConstantOperand(MlirOperation op, intptr_t i) {
  * x * 1, as exporters emit to materialise broadcasts) returns the other
  * operand unchanged, which upstream canonicalisation folds. */
 static bool isIdentityOperand(MlirOperation op, intptr_t i, double value) {
-  MlirAttribute a = latConstantValue(mlirOperationGetOperand(op, i));
+  MlirAttribute a = latConstantValue(latOperand(op, i));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
       !mlirDenseElementsAttrIsSplat(a))
     return false;
@@ -203,9 +218,9 @@ static bool isIdentityOperand(MlirOperation op, intptr_t i, double value) {
               : mlirAttributeIsAInteger(splat)
                   ? (double)mlirIntegerAttrGetValueInt(splat) == value
                   : false;
-  MlirValue other = mlirOperationGetOperand(op, 1 - i);
+  MlirValue other = latOperand(op, 1 - i);
   return same && mlirTypeEqual(mlirValueGetType(other),
-                               mlirValueGetType(mlirOperationGetResult(op, 0)));
+                               mlirValueGetType(latResult(op, 0)));
 }
 
 /* x + 0, 0 + x, x - 0, x * 1, 1 * x (tosa.mul's third operand is a shift). */
@@ -227,8 +242,8 @@ static bool isIdentityArithmetic(MlirOperation op) {
 static bool changesElementType(MlirOperation op) {
   if (mlirOperationGetNumOperands(op) < 1 || mlirOperationGetNumResults(op) < 1)
     return false;
-  LatShape in = latShapeOf(mlirOperationGetOperand(op, 0));
-  LatShape out = latShapeOf(mlirOperationGetResult(op, 0));
+  LatShape in = latShapeOf(latOperand(op, 0));
+  LatShape out = latShapeOf(latResult(op, 0));
   return in.isTensor && out.isTensor && strcmp(in.dtype, out.dtype) != 0;
 }
 
@@ -276,7 +291,7 @@ LatOpClass latClassify(MlirOperation op) {
    * nothing we model. */
   bool tensorResult = false;
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-    tensorResult |= latShapeOf(mlirOperationGetResult(op, r)).isTensor;
+    tensorResult |= latShapeOf(latResult(op, r)).isTensor;
   if (!tensorResult)
     return (LatOpClass){"scalar", LAT_ROLE_SKIP, 0};
   /* arith and math ops applied to whole tensors are elementwise. */

@@ -127,7 +127,7 @@ static int onlyUser(const LatGraph *g, int n) {
     return -1;
   MlirOperation op = g->nodes[n].op;
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++) {
-    MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, i));
+    MlirOpOperand u = latFirstUse(latResult(op, i));
     if (!mlirOpOperandIsNull(u))
       return latGraphFind(g, mlirOpOperandGetOwner(u));
   }
@@ -193,8 +193,8 @@ static void matchSoftmax(LatGraph *g, int reduce) {
     return;
   int sink = -1; /* the user of exp that is not the reduction */
   MlirOperation op = g->nodes[e].op;
-  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
-       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+  for (MlirOpOperand u = latFirstUse(latResult(op, 0)); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
     int user = latGraphFind(g, mlirOpOperandGetOwner(u));
     if (user >= 0 && user != reduce)
       sink = user;
@@ -215,12 +215,12 @@ static void matchSoftmax(LatGraph *g, int reduce) {
  * over the last two axes, in one reduction or two), not LayerNorm (mean
  * over the last axis). `first` is the region's earliest reduction, of x. */
 static bool spansAxes(const LatGraph *g, const Region *r, int first) {
-  LatShape x = latShapeOf(mlirOperationGetOperand(g->nodes[first].op, 0));
+  LatShape x = latShapeOf(latOperand(g->nodes[first].op, 0));
   double stats = x.elements;
   for (int i = 0; i < r->count; i++)
     if (isClass(&g->nodes[r->nodes[i]], "reduce")) {
       MlirOperation op = g->nodes[r->nodes[i]].op;
-      LatShape out = latShapeOf(mlirOperationGetResult(op, 0));
+      LatShape out = latShapeOf(latResult(op, 0));
       if (out.elements > 0 && out.elements < stats)
         stats = out.elements;
     }
@@ -269,7 +269,7 @@ static bool onlyInput(const LatGraph *g, const Region *r, int x) {
   for (int k = 0; k < r->count; k++) {
     MlirOperation op = g->nodes[r->nodes[k]].op;
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
-      MlirValue v = mlirOperationGetOperand(op, i);
+      MlirValue v = latOperand(op, i);
       int p = latGraphValueProducer(g, v);
       bool constant = p >= 0 && g->nodes[p].cls.role == LAT_ROLE_SKIP;
       bool unknown = p < 0 && !mlirOperationIsNull(latProducer(v));
@@ -334,7 +334,7 @@ static bool argumentInput(const LatGraph *g, const Region *r) {
   for (int k = 0; k < r->count; k++) {
     MlirOperation op = g->nodes[r->nodes[k]].op;
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
-      MlirValue v = mlirOperationGetOperand(op, i);
+      MlirValue v = latOperand(op, i);
       int p = latGraphValueProducer(g, v);
       if (p >= 0 && (inRegion(r, p) || g->nodes[p].constant))
         continue;
@@ -410,7 +410,7 @@ static bool isParameter(const LatGraph *g, MlirValue v, double activation,
       mlirOperationGetNumOperands(op) == 0)
     return false;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
-    if (!isParameter(g, mlirOperationGetOperand(op, i), activation, depth + 1))
+    if (!isParameter(g, latOperand(op, i), activation, depth + 1))
       return false;
   return true;
 }
@@ -419,10 +419,10 @@ static bool isParameter(const LatGraph *g, MlirValue v, double activation,
  * operand is a parameter (isParameter); -1 otherwise. */
 static int activationOperand(const LatGraph *g, int n) {
   MlirOperation op = g->nodes[n].op;
-  double activation = latShapeOf(mlirOperationGetResult(op, 0)).elements;
+  double activation = latShapeOf(latResult(op, 0)).elements;
   int found = -1;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
-    MlirValue v = mlirOperationGetOperand(op, i);
+    MlirValue v = latOperand(op, i);
     if (latIsInitProducer(latProducer(v)))
       continue; /* a linalg op's init: no data */
     if (latShapeOf(v).elements == activation && found < 0)

@@ -41,8 +41,10 @@ static void writeJson(FILE *f, const char *profile, const char *device,
     cmJsonPrintString(f, fn->name);
     fprintf(f,
             ",\"total_us\":%.17g,\"coverage\":{\"measured_us\":%.17g,"
-            "\"interpolated_us\":%.17g,\"roofline_us\":%.17g},\"kernels\":[",
-            fn->totalUs, fn->measuredUs, fn->interpolatedUs, fn->rooflineUs);
+            "\"interpolated_us\":%.17g,\"roofline_us\":%.17g},"
+            "\"folded_ops\":%zu,\"kernels\":[",
+            fn->totalUs, fn->measuredUs, fn->interpolatedUs, fn->rooflineUs,
+            fn->graph.foldedOps);
     for (size_t k = 0; k < fn->graph.numKernels; k++) {
       const LatKernel *kk = &fn->graph.kernels[k];
       char ops[1024];
@@ -70,8 +72,11 @@ static void writeJson(FILE *f, const char *profile, const char *device,
       cmJsonPrintString(f, kk->axes);
       fprintf(f,
               ",\"dtype\":\"%s\",\"flops\":%.17g,\"bytes\":%.17g,"
-              "\"bound\":\"%s\"}",
+              "\"bound\":\"%s\"",
               kk->dtype, kk->flops, kk->bytes, cmBoundGetName(kk->bound));
+      if (kk->count != 1) /* loop trips; 0: a branch not counted */
+        fprintf(f, ",\"count\":%.17g", kk->count);
+      fputc('}', f);
     }
     fputs("]}", f);
   }
@@ -94,8 +99,11 @@ static void writeMarkdown(FILE *f, const char *profile, const char *device,
           f);
     for (size_t k = 0; k < fn->graph.numKernels; k++) {
       const LatKernel *kk = &fn->graph.kernels[k];
-      fprintf(f, "| %zu | %s | %d | %s | %s | %.3f | %s | %.2f | %s | %s |\n",
-              k, kk->type, kk->numOps, kk->axes, kk->dtype, kk->us,
+      char count[40] = ""; /* runs per call, when not once */
+      if (kk->count != 1)
+        snprintf(count, sizeof count, " x%g", kk->count);
+      fprintf(f, "| %zu | %s | %d | %s | %s | %.3f%s | %s | %.2f | %s | %s |\n",
+              k, kk->type, kk->numOps, kk->axes, kk->dtype, kk->us, count,
               cmSourceGetName(kk->source), kk->confidence,
               latKernelMethodName(kk), cmBoundGetName(kk->bound));
     }
@@ -185,11 +193,11 @@ bool latWriteTrace(const char *path, const LatFunctionReport *fns, size_t count,
               "\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"id\":%zu,"
               "\"source\":\"%s\",\"confidence\":%.17g,\"method\":\"%s\","
               "\"axes\":",
-              i + 1, t, kk->us, k, cmSourceGetName(kk->source), kk->confidence,
-              latKernelMethodName(kk));
+              i + 1, t, kk->us * kk->count, k, cmSourceGetName(kk->source),
+              kk->confidence, latKernelMethodName(kk));
       cmJsonPrintString(f, kk->axes);
       fputs("}}", f);
-      t += kk->us;
+      t += kk->us * kk->count; /* all runs of a loop body, end to end */
     }
   }
   fputs("\n]}\n", f);

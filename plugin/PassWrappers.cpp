@@ -14,6 +14,7 @@
 #include "mlir/Pass/PassRegistry.h"
 
 #include <mutex>
+#include <vector>
 
 using namespace mlir;
 
@@ -58,6 +59,12 @@ struct AnnotateLatencyPass
                      "prints the Markdown table to stdout")};
   Option<std::string> trace{
       *this, "trace", llvm::cl::desc("Write a Chrome trace event JSON file")};
+  ListOption<int64_t> inputs{
+      *this, "inputs",
+      llvm::cl::desc("Indices of the function arguments that change per "
+                     "inference (e.g. 0 or 0,1); every other tensor argument "
+                     "is a weight, and work on weights only is folded "
+                     "(default: every argument is an input)")};
 
   void runOnOperation() final {
     std::string profileText = profile, reportText = report, traceText = trace;
@@ -67,6 +74,10 @@ struct AnnotateLatencyPass
     options.fusion = fusion;
     options.report = reportText.c_str();
     options.trace = traceText.c_str();
+    std::vector<int64_t> inputIndices(inputs.begin(), inputs.end());
+    options.inputs = inputIndices.data();
+    options.numInputs = inputIndices.size();
+    options.inputsGiven = inputs.hasValue();
     if (mlirLogicalResultIsFailure(
             latAnnotateLatency(wrap(getOperation().getOperation()), &options)))
       return signalPassFailure();

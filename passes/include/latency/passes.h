@@ -13,6 +13,8 @@
 #include "mlir-c/Support.h"
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,11 +22,14 @@ extern "C" {
 
 /// Options of the annotate-latency pass; strings are borrowed, "" = unset.
 typedef struct {
-  const char *profile; /* profile name or directory; "" = default    */
-  bool interpolation;  /* false: exact lookup, then roofline          */
-  bool fusion;         /* false: every costed op is its own kernel    */
-  const char *report;  /* .json/.md/.csv path, "-" = Markdown stdout  */
-  const char *trace;   /* Chrome trace event JSON path                */
+  const char *profile;   /* profile name or directory; "" = default    */
+  bool interpolation;    /* false: exact lookup, then roofline          */
+  bool fusion;           /* false: every costed op is its own kernel    */
+  const char *report;    /* .json/.md/.csv path, "-" = Markdown stdout  */
+  const char *trace;     /* Chrome trace event JSON path                */
+  const int64_t *inputs; /* argument indices that change per inference */
+  size_t numInputs;
+  bool inputsGiven; /* false: every argument is an input (default) */
 } LatAnnotateOptions;
 
 /// Annotates every function in `module` with kernel ids and latency

@@ -1,7 +1,8 @@
 """Checks an annotated MLIR file against its JSON report.
 
 - the report is valid JSON in the documented shape;
-- each function's total_us equals the sum of its kernels and the function's
+- each function's total_us equals the sum of its kernels (each times its
+  count: loop trips, 0 for an scf.if branch not counted) and the function's
   latency.total_us attribute, and latency.kernels equals the kernel count;
 - every conv / matmul op carries a latency.kernel id whose kernel has a
   positive latency.
@@ -21,7 +22,7 @@ attrs = dict(re.findall(FUNC + r".*latency\.total_us = ([-0-9.e+]+) : f64", mlir
 counts = dict(re.findall(FUNC + r".*latency\.kernels = (\d+) : i64", mlir))
 for fn in report["functions"]:
     ks = fn["kernels"]
-    total = sum(k["latency_us"] for k in ks)
+    total = sum(k["latency_us"] * k.get("count", 1) for k in ks)
     assert math.isclose(total, fn["total_us"], rel_tol=1e-12), (fn["name"], total)
     cov = fn["coverage"]
     assert math.isclose(cov["measured_us"] + cov["interpolated_us"] + cov["roofline_us"],
