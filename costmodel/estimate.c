@@ -260,6 +260,51 @@ CmStatus cmPreparedEstimate(const CmPrepared *prep, const double *axes,
   return CM_OK;
 }
 
+/* A conv2d kernel (groups = 1) of a profile without a conv table, looked
+ * up as its implicit GEMM: M = batch x output hw, N = cout, K = cin x
+ * window (kh x kw), through the same exact -> 1D -> 2D -> 3D path of the
+ * matmul tables. True, with `out` filled and `mapping` set, when the
+ * tables answered (measured or interpolated); false leaves the conv to its
+ * own roofline, with the reason. device.csv `implicit_gemm,0` turns it
+ * off. */
+static bool estimateImplicitGemm(CmProfile profile, const CmQuery *query,
+                                 const CmOptions *options, CmEstimate *out) {
+  if (!cmKernelIs(query->kernel, "conv2d") ||
+      cmProfileGetDeviceNumber(profile, "implicit_gemm", 1) == 0)
+    return false;
+  static const char *const names[] = {"batch", "hw", "cin", "cout", "window"};
+  double v[5];
+  for (int i = 0; i < 5; i++)
+    if (!cmParseNumber(cmQueryFindField(query, names[i]), &v[i]) || !(v[i] > 0))
+      return false;
+  const char *groups = cmQueryFindField(query, "groups");
+  double g;
+  if (groups && (!cmParseNumber(groups, &g) || g != 1))
+    return false;
+  char text[3][32];
+  snprintf(text[0], sizeof text[0], "%.17g", v[0] * v[1]);
+  snprintf(text[1], sizeof text[1], "%.17g", v[3]);
+  snprintf(text[2], sizeof text[2], "%.17g", v[2] * v[4]);
+  CmField fields[4] = {{"m", text[0]},
+                       {"n", text[1]},
+                       {"k", text[2]},
+                       {"dtype", cmQueryFindField(query, "dtype")}};
+  CmQuery gemm = {"matmul", fields, fields[3].value ? 4u : 3u, query->flops,
+                  query->bytes};
+  CmEstimate mapped;
+  if (cmProfileEstimate(profile, &gemm, options, &mapped, NULL) != CM_OK ||
+      (mapped.source != CM_SOURCE_MEASURED &&
+       mapped.source != CM_SOURCE_INTERPOLATED)) {
+    cmEstimateAddReason(out, "implicit GEMM m=%s n=%s k=%s: not in the tables",
+                        text[0], text[1], text[2]);
+    return false;
+  }
+  *out = mapped;
+  out->kernel = query->kernel;
+  out->mapping = "implicit-gemm";
+  return true;
+}
+
 CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
                            const CmOptions *options, CmEstimate *out,
                            CmError *err) {
@@ -284,5 +329,17 @@ CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
   double flops = query->flops, bytes = query->bytes;
   cmBuiltinWork(query->kernel, fieldValue, query, prep.dtype,
                 cmQueryFindField(query, "kv_dtype"), &flops, &bytes);
+  if (!prep.policy) {
+    CmEstimate conv;
+    conv.reason[0] = '\0';
+    if (estimateImplicitGemm(profile, query, options, &conv)) {
+      *out = conv;
+      return CM_OK;
+    }
+    status = cmPreparedEstimate(&prep, axes, flops, bytes, options, out, err);
+    if (conv.reason[0])
+      cmEstimateAddReasonText(out, conv.reason, "");
+    return status;
+  }
   return cmPreparedEstimate(&prep, axes, flops, bytes, options, out, err);
 }

@@ -40,6 +40,27 @@ double cmDtypeGetSize(const char *dtype) {
   return 0;
 }
 
+const char *cmPrecisionGetDtype(const char *precision, bool *known) {
+  static const char *const names[][2] = {
+      {"bf16", "bf16"}, {"f16", "f16"},  {"fp8", "f8E4M3FN"},
+      {"int8", "i8"},   {"i8", "i8"},    {"f8E4M3FN", "f8E4M3FN"},
+      {"f32", "f32"},   {"tf32", "tf32"}};
+  *known = true;
+  if (!precision || !*precision || !strcmp(precision, "as-is"))
+    return NULL;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(precision, names[i][0]))
+      return names[i][1];
+  *known = false;
+  return NULL;
+}
+
+bool cmDtypeIsFloat(const char *dtype) {
+  return dtype && (!strcmp(dtype, "f64") || !strcmp(dtype, "f32") ||
+                   !strcmp(dtype, "tf32") || !strcmp(dtype, "f16") ||
+                   !strcmp(dtype, "bf16"));
+}
+
 void cmJsonPrintString(FILE *out, const char *text) {
   fputc('"', out);
   for (const unsigned char *s = (const unsigned char *)(text ? text : ""); *s;
@@ -161,5 +182,7 @@ void cmEstimatePrintJson(const CmEstimate *e, FILE *out) {
   printNumber(out, e->launchUs);
   fputs(",\"reason\":", out);
   cmJsonPrintString(out, e->reason);
+  fputs(",\"mapping\":", out);
+  e->mapping ? cmJsonPrintString(out, e->mapping) : (void)fputs("null", out);
   fputs("}\n", out);
 }

@@ -26,10 +26,35 @@ static const char kUsage[] =
     "       latency-query [--profile NAME|DIR] [--no-interpolation] --batch "
     "< queries.csv\n"
     "Keys: the kernel's regime keys and axes (matmul: dtype m n k), and\n"
-    "optionally flops= and bytes= for the roofline. Prints one JSON object;\n"
+    "optionally flops= and bytes= for the roofline, and precision=bf16|f16|\n"
+    "fp8|int8 to cost a float dtype in that precision. Prints one JSON "
+    "object;\n"
     "--batch reads a CSV with a header (kernel, regime keys, axes) on stdin\n"
     "and writes each row plus latency_us,source,confidence,method.\n"
     "Default profile: $MLIR_LATENCY_PROFILE, else h100-sxm.\n";
+
+/* precision=bf16|f16|fp8|int8 (as the pass option): float dtype and
+ * kv_dtype fields are costed in that type; false for an unknown name. */
+static bool applyPrecision(CmField *fields, size_t n, CmError *err) {
+  const char *precision = NULL;
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(fields[i].name, "precision"))
+      precision = fields[i].value;
+  bool known;
+  const char *dtype = cmPrecisionGetDtype(precision, &known);
+  if (!known) {
+    cmErrorSet(err, CM_ERR_QUERY,
+               "precision: '%.40s' is not as-is, bf16, f16, fp8 or int8",
+               precision);
+    return false;
+  }
+  for (size_t i = 0; dtype && i < n; i++)
+    if ((!strcmp(fields[i].name, "dtype") ||
+         !strcmp(fields[i].name, "kv_dtype")) &&
+        cmDtypeIsFloat(fields[i].value))
+      fields[i].value = dtype;
+  return true;
+}
 
 /* Splits the fields into the query proper and the flops/bytes numbers;
  * returns false with a message for a malformed number. */
@@ -56,7 +81,7 @@ static bool buildQuery(CmField *fields, size_t n, CmQuery *query,
     cmErrorSet(err, CM_ERR_QUERY, "no kernel= given");
     return false;
   }
-  return true;
+  return applyPrecision(fields, n, err);
 }
 
 /*------------------------------------------------------------------ batch --*/

@@ -232,20 +232,17 @@ const CmPolicy *cmPolicySetResolve(const CmPolicySet *set, const char *kernel,
   const CmPolicy *policy = cmPolicySetFind(set, kernel);
   if (policy || !strchr(kernel, '+'))
     return policy;
+  /* The anchor is the root, the first component: conv2d+batchnorm+add+relu
+   * is a conv, never answered from an add table. */
   char part[128];
-  for (const char *s = kernel; *s;) {
-    size_t n = strcspn(s, "+");
-    if (n < sizeof part) {
-      memcpy(part, s, n);
-      part[n] = '\0';
-      if ((policy = cmPolicySetFind(set, part))) {
-        *viaAnchor = true;
-        return policy;
-      }
-    }
-    s += n + (s[n] == '+');
-  }
-  return NULL;
+  size_t n = strcspn(kernel, "+");
+  if (n >= sizeof part)
+    return NULL;
+  memcpy(part, kernel, n);
+  part[n] = '\0';
+  policy = cmPolicySetFind(set, part);
+  *viaAnchor = policy != NULL;
+  return policy;
 }
 
 double cmTransformApply(CmTransform transform, double x) {

@@ -46,8 +46,8 @@ void cmPolicySetFree(CmPolicySet *set);
 const CmPolicy *cmPolicySetFind(const CmPolicySet *set, const char *kernel);
 
 /// Returns the policy whose table answers `kernel`: its own, else that of
-/// the first '+'-component that has one (a fused kernel's anchor, setting
-/// `*viaAnchor`); NULL when none has.
+/// its first '+'-component, the root (a fused kernel's anchor, setting
+/// `*viaAnchor`); NULL when neither has one.
 const CmPolicy *cmPolicySetResolve(const CmPolicySet *set, const char *kernel,
                                    bool *viaAnchor);
 

@@ -6,6 +6,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "profile.h"
+#include "work.h"
 
 #include "cm_error.h"
 #include "csv_reader.h"
@@ -233,6 +234,9 @@ static bool needOf(const CmPolicySet *policies, const CmQuery *query,
   const CmPolicy *policy =
       query->kernel ? cmPolicySetResolve(policies, query->kernel, &viaAnchor)
                     : NULL;
+  if (!policy && query->kernel && cmKernelIs(query->kernel, "conv2d"))
+    policy = cmPolicySetResolve(policies, "matmul", &viaAnchor); /* implicit
+                                                                    GEMM */
   if (!policy)
     return false;
   memset(need, 0, sizeof *need);

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-static bool isKernel(const char *kernel, const char *name) {
+bool cmKernelIs(const char *kernel, const char *name) {
   size_t n = strlen(name);
   return !strncmp(kernel, name, n) && (kernel[n] == '\0' || kernel[n] == '+');
 }
@@ -25,18 +25,18 @@ void cmBuiltinWork(const char *kernel, CmValueFn value, const void *ctx,
                    double *bytes) {
   double f = NAN, b = NAN, size = sizeOf(dtype);
   double kvSize = kvDtype && *kvDtype ? sizeOf(kvDtype) : size;
-  if (isKernel(kernel, "matmul") || isKernel(kernel, "batch_matmul")) {
+  if (cmKernelIs(kernel, "matmul") || cmKernelIs(kernel, "batch_matmul")) {
     double m = value(ctx, "m"), n = value(ctx, "n"), k = value(ctx, "k");
     double batch = orDefault(value(ctx, "batch"), 1);
     f = 2 * m * n * k * batch;
     b = (m * k + k * n + m * n) * batch * size;
-  } else if (isKernel(kernel, "attention")) {
+  } else if (cmKernelIs(kernel, "attention")) {
     double s = value(ctx, "seq"), batch = orDefault(value(ctx, "batch"), 1);
     double h = value(ctx, "heads"), d = value(ctx, "head_dim");
     double kvh = orDefault(value(ctx, "kv_heads"), h);
     f = 2 * batch * s * s * h * d;
     b = batch * s * d * (2 * h * size + 2 * kvh * kvSize);
-  } else if (isKernel(kernel, "cross_attention")) {
+  } else if (cmKernelIs(kernel, "cross_attention")) {
     /* seq query rows against kv_len keys, no causal mask: QK^T and PV. */
     double s = value(ctx, "seq"), len = value(ctx, "kv_len");
     double batch = orDefault(value(ctx, "batch"), 1);
@@ -44,7 +44,7 @@ void cmBuiltinWork(const char *kernel, CmValueFn value, const void *ctx,
     double kvh = orDefault(value(ctx, "kv_heads"), h);
     f = 4 * batch * h * s * len * d;
     b = 2 * batch * s * h * d * size + 2 * batch * len * kvh * d * kvSize;
-  } else if (isKernel(kernel, "attention_decode")) {
+  } else if (cmKernelIs(kernel, "attention_decode")) {
     double len = value(ctx, "kv_len"),
            batch = orDefault(value(ctx, "batch"), 1);
     double h = value(ctx, "heads"), d = value(ctx, "head_dim");

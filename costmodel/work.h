@@ -7,6 +7,12 @@
 #ifndef LATENCY_WORK_H
 #define LATENCY_WORK_H
 
+#include <stdbool.h>
+
+/// Returns true when `kernel` is `name` or a fused kernel rooted at it
+/// ("conv2d+batchnorm+relu" is conv2d).
+bool cmKernelIs(const char *kernel, const char *name);
+
 /// Looks up the number called `name` (an axis or regime value) or NAN.
 typedef double (*CmValueFn)(const void *context, const char *name);
 

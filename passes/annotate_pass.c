@@ -162,6 +162,8 @@ static LatFunctionReport *findFunction(const Estimation *e, const char *name) {
 
 static void setUnknown(LatKernel *k) {
   k->us = 0;
+  k->implicitGemm = false;
+  k->miss = LAT_MISS_NONE;
   k->source = CM_SOURCE_UNKNOWN;
   k->method = CM_METHOD_NONE;
   k->bound = CM_BOUND_NONE;
@@ -228,6 +230,17 @@ estimateCall(Estimation *e, LatFunctionReport *fn, LatKernel *k) {
   return callee;
 }
 
+/* A conv answered as its implicit GEMM: the mapping and the GEMM's own
+ * method go into the axes the report shows. */
+static void noteImplicitGemm(LatKernel *k, const CmEstimate *est) {
+  size_t used = strlen(k->axes);
+  k->implicitGemm = true;
+  snprintf(k->axes + used, sizeof k->axes - used,
+           " gemm: m=%.0f n=%.0f k=%.0f (%s)", est->axisValues[0],
+           est->axisValues[1], est->axisValues[2],
+           cmMethodGetName(est->method));
+}
+
 /* Asks the cost model for kernel `k`; warns when it has no answer. */
 static void estimateKernel(const Estimation *e, LatFunctionReport *fn,
                            LatKernel *k) {
@@ -243,6 +256,13 @@ static void estimateKernel(const Estimation *e, LatFunctionReport *fn,
     k->method = est.method;
     k->confidence = est.confidence;
     k->bound = est.bound;
+    if (est.mapping && !strcmp(est.mapping, "implicit-gemm"))
+      noteImplicitGemm(k, &est);
+    if (est.source == CM_SOURCE_ROOFLINE)
+      k->miss = strstr(est.reason, "no table for kernel") ? LAT_MISS_NO_TABLE
+                : strstr(est.reason, "no measurements for this regime")
+                    ? LAT_MISS_NO_DTYPE
+                    : LAT_MISS_OFF_GRID;
     return;
   }
   latEmitWarning(mlirOperationGetLocation(fn->graph.nodes[k->root].op),
@@ -311,6 +331,25 @@ static long buildFunctions(MlirOperation module, bool fusion,
   return (long)n;
 }
 
+/* The MLIR element type and its size for `precision=`; false (with an
+ * error at the module) for a name the cost model does not know. "as-is"
+ * and "" keep every kernel's own type (*name NULL). */
+static bool resolvePrecision(MlirOperation module, const char *precision,
+                             const char **name, double *bytes) {
+  bool known;
+  *name = cmPrecisionGetDtype(precision, &known);
+  *bytes = *name ? cmDtypeGetSize(*name) : 0;
+  if (known)
+    return true;
+  char text[200];
+  snprintf(text, sizeof text,
+           "latency: unknown precision '%.60s' (expected as-is, bf16, f16, "
+           "fp8 or int8)",
+           precision);
+  mlirEmitError(mlirOperationGetLocation(module), text);
+  return false;
+}
+
 /* With `inputs=`, says at the function how many ops folded away because
  * they compute on weights and constants only (they run once, offline). */
 static void remarkWeightsFolded(const LatFunctionReport *fn) {
@@ -326,8 +365,12 @@ static void remarkWeightsFolded(const LatFunctionReport *fn) {
 
 MlirLogicalResult latAnnotateLatency(MlirOperation module,
                                      const LatAnnotateOptions *options) {
+  const char *precision;
+  double precisionBytes;
   CmProfile profile;
-  if (!loadProfile(module, options->profile, &profile))
+  if (!resolvePrecision(module, options->precision, &precision,
+                        &precisionBytes) ||
+      !loadProfile(module, options->profile, &profile))
     return mlirLogicalResultFailure();
   LatFunctionReport *fns = NULL;
   LatInputs inputs = {options->inputs, options->numInputs,
@@ -336,8 +379,11 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
   bool ok = n >= 0;
   CmOptions cmOptions = cmOptionsDefault();
   cmOptions.interpolation = options->interpolation;
-  for (long i = 0; ok && i < n; i++)
+  for (long i = 0; ok && i < n; i++) {
+    fns[i].graph.precision = precision;
+    fns[i].graph.precisionBytes = precisionBytes;
     latGraphDescribe(&fns[i].graph);
+  }
   ok = ok && loadTablesFor(module, profile, fns, n);
   for (long i = 0; ok && options->inputsGiven && i < n; i++)
     remarkWeightsFolded(&fns[i]);

@@ -61,14 +61,23 @@ typedef struct {
   bool given; /* false: every argument is an input (default) */
 } LatInputs;
 
+/// Why a kernel was answered by the roofline, not a table.
+typedef enum {
+  LAT_MISS_NONE,     /* a table answered (or a call)              */
+  LAT_MISS_NO_TABLE, /* the profile has no table for its class     */
+  LAT_MISS_NO_DTYPE, /* a table, but no rows at its element type   */
+  LAT_MISS_OFF_GRID  /* rows, but the query is outside their range */
+} LatTableMiss;
+
 typedef struct {
-  int root;       /* first node of the kernel                   */
-  int last;       /* last member node                           */
-  int numOps;     /* members                                    */
-  char type[192]; /* classes joined with '+'                    */
-  char dtype[24]; /* element type of the root's first operand   */
-  char axes[160]; /* "m=.. n=.. k=.." and the like, for reports  */
-  char loc[192];  /* root location                              */
+  int root;           /* first node of the kernel                   */
+  int last;           /* last member node                           */
+  int numOps;         /* members                                    */
+  char type[192];     /* classes joined with '+'                    */
+  char dtype[24];     /* element type of the root's first operand   */
+  char costDtype[24]; /* the type it is costed in (`precision=`) */
+  char axes[160];     /* "m=.. n=.. k=.." and the like, for reports  */
+  char loc[192];      /* root location                              */
   CmField fields[LAT_MAX_FIELDS];     /* the cost-model query fields */
   char fieldText[LAT_MAX_FIELDS][32]; /* their numeric values        */
   int numFields;
@@ -80,6 +89,8 @@ typedef struct {
   CmSource source;
   CmMethod method;
   CmBound bound;
+  bool implicitGemm; /* a conv answered from GEMM tables */
+  LatTableMiss miss; /* why no table answered a roofline kernel */
 } LatKernel;
 
 typedef struct {
@@ -92,10 +103,12 @@ typedef struct {
   LatScope *scopes; /* scope 0 is the function body            */
   size_t numScopes;
   size_t numBlocks;
-  size_t foldedOps; /* costed ops folded on constants / weights */
-  MlirBlock entry;  /* the function's entry block               */
-  LatInputs inputs; /* borrowed from the pass options           */
-  void **slotKeys;  /* op pointer -> node index, open addressing */
+  size_t foldedOps;      /* costed ops folded on constants / weights */
+  MlirBlock entry;       /* the function's entry block               */
+  LatInputs inputs;      /* borrowed from the pass options           */
+  const char *precision; /* float kernels are costed in it, or NULL */
+  double precisionBytes; /* bytes per element of `precision`       */
+  void **slotKeys;       /* op pointer -> node index, open addressing */
   int *slotValues;
   size_t numSlots;
 } LatGraph;

@@ -25,10 +25,16 @@ static bool inKernel(const LatGraph *g, MlirOperation op, int kernel) {
   return n >= 0 && g->nodes[n].kernel == kernel;
 }
 
-static double valueBytes(MlirValue v) {
+/* Bytes of tensor `v`: at the deployment precision for float tensors when
+ * `precision=` is set (integer indices and i1 masks keep their type). */
+static double valueBytes(const LatGraph *g, MlirValue v) {
   LatShape s = latShapeOf(v);
-  return s.isTensor ? s.elements * (s.elementBytes > 0 ? s.elementBytes : 4)
-                    : 0;
+  if (!s.isTensor)
+    return 0;
+  double size = s.elementBytes > 0 ? s.elementBytes : 4;
+  if (g->precision && cmDtypeIsFloat(s.dtype))
+    size = g->precisionBytes;
+  return s.elements * size;
 }
 
 /* Bytes a kernel reads for `v`. A value that folding computes from constants
@@ -36,7 +42,7 @@ static double valueBytes(MlirValue v) {
  * conv's accumulator is read as the bias. So count the constants it is made
  * from, at most its own size; `depth` bounds the walk. */
 static double readBytes(const LatGraph *g, MlirValue v, int depth) {
-  double own = valueBytes(v);
+  double own = valueBytes(g, v);
   int p = latGraphValueProducer(g, v);
   if (p < 0 || !g->nodes[p].constant ||
       !strcmp(g->nodes[p].cls.name, "const") || depth > 8)
@@ -72,7 +78,7 @@ static double boundaryBytes(const LatGraph *g, int kernel) {
       double read = readBytes(g, v, 0);
       /* a gather reads the rows it selects, not its whole table */
       if (o == 0 && !strcmp(g->nodes[i].cls.name, "gather")) {
-        double rows = valueBytes(latResult(op, 0));
+        double rows = valueBytes(g, latResult(op, 0));
         read = rows < read ? rows : read;
       }
       bytes += read;
@@ -84,13 +90,13 @@ static double boundaryBytes(const LatGraph *g, int kernel) {
            !mlirOpOperandIsNull(u) && !escapes; u = mlirOpOperandGetNextUse(u))
         escapes = !inKernel(g, mlirOpOperandGetOwner(u), kernel);
       if (escapes)
-        bytes += valueBytes(v);
+        bytes += valueBytes(g, v);
     }
   }
   return bytes;
 }
 
-/* Adds a text field; `value` must outlive the kernel (it is k->dtype). */
+/* Adds a text field; `value` must outlive the kernel (k->costDtype). */
 static void addFieldText(LatKernel *k, const char *name, const char *value) {
   if (k->numFields == LAT_MAX_FIELDS)
     return;
@@ -126,10 +132,38 @@ static bool matmulShape(MlirOperation op, MatmulShape *out) {
   return true;
 }
 
-static void describeMatmul(LatKernel *k, MlirOperation op, bool *batched) {
+/* True when the right operand of batched matmul `op` is one [k, n] matrix
+ * shared across the batch: a linear layer on [b, s, h], its weight
+ * broadcast, tiled or viewed up to rank 3 (up to six such steps back). */
+static bool sharedRightOperand(const LatGraph *g, MlirOperation op,
+                               const MatmulShape *s) {
+  MlirValue v = latOperand(op, 1);
+  for (int step = 0; step < 6 && !mlirValueIsNull(v); step++) {
+    if (latShapeOf(v).elements == s->k * s->n)
+      return true;
+    int p = latGraphValueProducer(g, v);
+    const char *cls = p >= 0 ? g->nodes[p].cls.name : "";
+    if (p < 0 ||
+        (g->nodes[p].cls.role != LAT_ROLE_VIEW && strcmp(cls, "broadcast") &&
+         strcmp(cls, "copy") && strcmp(cls, "transpose")))
+      return false;
+    v = latOperand(g->nodes[p].op, 0);
+  }
+  return false;
+}
+
+/* A matmul's m, n, k (and batch). A batch whose right operand is shared
+ * folds into m: one GEMM of (batch x m) rows, as devices run linear
+ * layers, answered from the GEMM tables. */
+static void describeMatmul(const LatGraph *g, LatKernel *k, MlirOperation op,
+                           bool *batched) {
   MatmulShape s;
   if (!matmulShape(op, &s))
     return;
+  if (s.batch > 1 && sharedRightOperand(g, op, &s)) {
+    s.m *= s.batch;
+    s.batch = 1;
+  }
   *batched = s.batch > 1;
   addField(k, "m", s.m);
   addField(k, "n", s.n);
@@ -250,7 +284,9 @@ static void describeCall(LatKernel *k, MlirOperation call) {
 }
 
 const char *latKernelMethodName(const LatKernel *k) {
-  return k->callee[0] ? "call" : cmMethodGetName(k->method);
+  return k->callee[0]      ? "call"
+         : k->implicitGemm ? "implicit-gemm"
+                           : cmMethodGetName(k->method);
 }
 
 /* Conv work: 2 * output elements * (weight elements / output channels). */
@@ -282,6 +318,7 @@ static void describeConv(LatKernel *k, MlirOperation op) {
   addField(k, "cin", cin);
   addField(k, "cout", cout);
   addField(k, "stride", (double)stride);
+  addField(k, "window", window); /* kh x kw: the implicit GEMM's k / cin */
   snprintf(k->axes, sizeof k->axes,
            "batch=%lld hw=%lldx%lld cin=%.0f cout=%.0f window=%.0f stride=%lld",
            (long long)out.dims[0], (long long)out.dims[h],
@@ -440,7 +477,7 @@ static void describeKernel(LatGraph *g, int kernel) {
   else if (rootNode->group >= 0 && !strcmp(rootNode->groupClass, "attention"))
     attention = describeAttention(g, k, attentionScores(g, k->root));
   else if (!strcmp(rootNode->cls.name, "matmul"))
-    describeMatmul(k, root, &batched);
+    describeMatmul(g, k, root, &batched);
   else if (strstr(rootNode->cls.name, "conv2d"))
     describeConv(k, root);
   else if (mlirOperationGetNumResults(root) > 0) {
@@ -453,6 +490,9 @@ static void describeKernel(LatGraph *g, int kernel) {
                        ? latShapeOf(latOperand(root, 0))
                        : latShapeOf(latResult(root, 0));
   snprintf(k->dtype, sizeof k->dtype, "%s", first.dtype);
+  snprintf(k->costDtype, sizeof k->costDtype, "%s",
+           g->precision && cmDtypeIsFloat(first.dtype) ? g->precision
+                                                       : first.dtype);
   if (!first.dtype[0] || first.elementBytes <= 0) {
     char text[160];
     snprintf(text, sizeof text,
@@ -461,10 +501,10 @@ static void describeKernel(LatGraph *g, int kernel) {
              first.dtype[0] ? first.dtype : "?");
     warnOnce(root, text);
   }
-  if (k->dtype[0]) {
-    addFieldText(k, "dtype", k->dtype);
+  if (k->costDtype[0]) {
+    addFieldText(k, "dtype", k->costDtype);
     if (attention)
-      addFieldText(k, "kv_dtype", k->dtype);
+      addFieldText(k, "kv_dtype", k->costDtype);
   }
   k->bytes = boundaryBytes(g, kernel);
   latLocationText(root, k->loc, sizeof k->loc);

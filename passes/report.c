@@ -10,6 +10,7 @@
 #include "ir_util.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Op names of a kernel joined with ','. */
@@ -28,6 +29,74 @@ static void kernelOps(const LatGraph *g, const LatKernel *k, char *out,
     out[size - 1] = '\0';
 }
 
+/* Roofline time of one kernel class at one element type, for one reason. */
+typedef struct {
+  char cls[64];
+  const char *dtype;
+  LatTableMiss miss;
+  double us;
+} MissGroup;
+
+static int compareMissGroups(const void *a, const void *b) {
+  double x = ((const MissGroup *)a)->us, y = ((const MissGroup *)b)->us;
+  return (x < y) - (x > y);
+}
+
+/* Adds kernel `k`'s roofline time to its group; false when `groups` (of
+ * `max`) is full and it has none. */
+static bool addMiss(MissGroup *groups, size_t *n, size_t max,
+                    const LatKernel *k) {
+  char cls[64];
+  snprintf(cls, sizeof cls, "%.*s", (int)strcspn(k->type, "+"), k->type);
+  for (size_t i = 0; i < *n; i++)
+    if (!strcmp(groups[i].cls, cls) && !strcmp(groups[i].dtype, k->costDtype) &&
+        groups[i].miss == k->miss) {
+      groups[i].us += k->us * k->count;
+      return true;
+    }
+  if (*n == max)
+    return false;
+  MissGroup *g = &groups[(*n)++];
+  snprintf(g->cls, sizeof g->cls, "%s", cls);
+  g->dtype = k->costDtype;
+  g->miss = k->miss;
+  g->us = k->us * k->count;
+  return true;
+}
+
+/* One line saying why the tables answer little of `fn` (under half of its
+ * time): the kernel classes the roofline answered, costliest first, each
+ * with its element type and what the profile lacks. "" otherwise. */
+static void tableMissLine(const LatFunctionReport *fn, char *out, size_t size) {
+  enum { kMaxGroups = 64, kShown = 4 };
+  double tables = fn->measuredUs + fn->interpolatedUs;
+  out[0] = '\0';
+  if (fn->totalUs <= 0 || tables >= 0.5 * fn->totalUs)
+    return;
+  MissGroup groups[kMaxGroups];
+  size_t n = 0;
+  double other = 0;
+  for (size_t k = 0; k < fn->graph.numKernels; k++) {
+    const LatKernel *kk = &fn->graph.kernels[k];
+    if (kk->miss != LAT_MISS_NONE && !addMiss(groups, &n, kMaxGroups, kk))
+      other += kk->us * kk->count;
+  }
+  qsort(groups, n, sizeof groups[0], compareMissGroups);
+  static const char *const what[] = {"", "no table", "no rows at this dtype",
+                                     "outside the measured range"};
+  size_t used =
+      (size_t)snprintf(out, size, "little from the tables; roofline:");
+  for (size_t i = 0; i < n && i < kShown && used < size; i++)
+    used += (size_t)snprintf(
+        out + used, size - used, "%s %s at %s: %s (%.1f us)", i ? ";" : "",
+        groups[i].cls, groups[i].dtype[0] ? groups[i].dtype : "?",
+        what[groups[i].miss], groups[i].us);
+  for (size_t i = kShown; i < n; i++)
+    other += groups[i].us;
+  if (other > 0 && used < size)
+    snprintf(out + used, size - used, "; other kernels %.1f us", other);
+}
+
 static void writeJson(FILE *f, const char *profile, const char *device,
                       const LatFunctionReport *fns, size_t count) {
   fputs("{\"profile\":", f);
@@ -39,12 +108,14 @@ static void writeJson(FILE *f, const char *profile, const char *device,
     const LatFunctionReport *fn = &fns[i];
     fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
     cmJsonPrintString(f, fn->name);
+    char why[512];
+    tableMissLine(fn, why, sizeof why);
     fprintf(f,
             ",\"total_us\":%.17g,\"coverage\":{\"measured_us\":%.17g,"
-            "\"interpolated_us\":%.17g,\"roofline_us\":%.17g},"
-            "\"folded_ops\":%zu,\"kernels\":[",
-            fn->totalUs, fn->measuredUs, fn->interpolatedUs, fn->rooflineUs,
-            fn->graph.foldedOps);
+            "\"interpolated_us\":%.17g,\"roofline_us\":%.17g,\"why\":",
+            fn->totalUs, fn->measuredUs, fn->interpolatedUs, fn->rooflineUs);
+    cmJsonPrintString(f, why);
+    fprintf(f, "},\"folded_ops\":%zu,\"kernels\":[", fn->graph.foldedOps);
     for (size_t k = 0; k < fn->graph.numKernels; k++) {
       const LatKernel *kk = &fn->graph.kernels[k];
       char ops[1024];
@@ -71,9 +142,10 @@ static void writeJson(FILE *f, const char *profile, const char *device,
               latKernelMethodName(kk));
       cmJsonPrintString(f, kk->axes);
       fprintf(f,
-              ",\"dtype\":\"%s\",\"flops\":%.17g,\"bytes\":%.17g,"
-              "\"bound\":\"%s\"",
-              kk->dtype, kk->flops, kk->bytes, cmBoundGetName(kk->bound));
+              ",\"dtype\":\"%s\",\"costed_dtype\":\"%s\",\"flops\":%.17g,"
+              "\"bytes\":%.17g,\"bound\":\"%s\"",
+              kk->dtype, kk->costDtype, kk->flops, kk->bytes,
+              cmBoundGetName(kk->bound));
       if (kk->count != 1) /* loop trips; 0: a branch not counted */
         fprintf(f, ",\"count\":%.17g", kk->count);
       fputc('}', f);
@@ -93,6 +165,15 @@ static void writeMarkdown(FILE *f, const char *profile, const char *device,
             "%.3f, roofline %.3f us)\n\n",
             fn->name, fn->totalUs, fn->graph.numKernels, fn->measuredUs,
             fn->interpolatedUs, fn->rooflineUs);
+    double total = fn->totalUs > 0 ? fn->totalUs : 1;
+    char why[512];
+    tableMissLine(fn, why, sizeof why);
+    fprintf(f,
+            "Coverage: %.0f%% from tables (measured %.0f%%, interpolated "
+            "%.0f%%), %.0f%% roofline.%s%s\n\n",
+            100 * (fn->measuredUs + fn->interpolatedUs) / total,
+            100 * fn->measuredUs / total, 100 * fn->interpolatedUs / total,
+            100 * fn->rooflineUs / total, why[0] ? " " : "", why);
     fputs("| id | kernel | ops | axes | dtype | latency_us | source | "
           "confidence | method | bound |\n"
           "|---:|---|---:|---|---|---:|---|---:|---|---|\n",
@@ -102,8 +183,12 @@ static void writeMarkdown(FILE *f, const char *profile, const char *device,
       char count[40] = ""; /* runs per call, when not once */
       if (kk->count != 1)
         snprintf(count, sizeof count, " x%g", kk->count);
+      char dtype[64]; /* the graph's type, and the costed one if other */
+      bool retyped = strcmp(kk->dtype, kk->costDtype) != 0;
+      snprintf(dtype, sizeof dtype, "%s%s%s", kk->dtype, retyped ? "->" : "",
+               retyped ? kk->costDtype : "");
       fprintf(f, "| %zu | %s | %d | %s | %s | %.3f%s | %s | %.2f | %s | %s |\n",
-              k, kk->type, kk->numOps, kk->axes, kk->dtype, kk->us, count,
+              k, kk->type, kk->numOps, kk->axes, dtype, kk->us, count,
               cmSourceGetName(kk->source), kk->confidence,
               latKernelMethodName(kk), cmBoundGetName(kk->bound));
     }

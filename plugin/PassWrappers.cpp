@@ -66,8 +66,16 @@ struct AnnotateLatencyPass
                      "is a weight, and work on weights only is folded "
                      "(default: every argument is an input)")};
 
+  Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("Precision the device computes float kernels in: as-is "
+                     "(default), bf16, f16, fp8 or int8 (as TensorRT's "
+                     "precision flags or autocast would)"),
+      llvm::cl::init("as-is")};
+
   void runOnOperation() final {
     std::string profileText = profile, reportText = report, traceText = trace;
+    std::string precisionText = precision;
     LatAnnotateOptions options;
     options.profile = profileText.c_str();
     options.interpolation = interpolation;
@@ -78,6 +86,7 @@ struct AnnotateLatencyPass
     options.inputs = inputIndices.data();
     options.numInputs = inputIndices.size();
     options.inputsGiven = inputs.hasValue();
+    options.precision = precisionText.c_str();
     if (mlirLogicalResultIsFailure(
             latAnnotateLatency(wrap(getOperation().getOperation()), &options)))
       return signalPassFailure();

@@ -253,7 +253,9 @@ typedef struct {
   CmBound bound;           /* roofline: which bound won                  */
   double flops, bytes;     /* roofline inputs (derived or given), or -1  */
   double computeUs, memoryUs, launchUs; /* roofline parts               */
-  char reason[256]; /* why tiers were skipped; "" when none       */
+  const char *mapping; /* "implicit-gemm" when a conv was answered as
+                          its implicit GEMM from matmul tables, or NULL */
+  char reason[256];    /* why tiers were skipped; "" when none       */
 } CmEstimate;
 
 /// Estimates the latency of `query` on `profile` with `options` into `*out`.
@@ -312,6 +314,17 @@ const char *cmBoundGetName(CmBound bound);
 /// Returns the element size in bytes of the MLIR dtype spelling `dtype`
 /// (bf16 -> 2, f32 -> 4, i8 -> 1, ...), or 0 when unknown.
 double cmDtypeGetSize(const char *dtype);
+
+/// Returns the MLIR element type a deployment precision computes in: "bf16",
+/// "f16", "fp8" (f8E4M3FN) or "int8" (i8), MLIR spellings accepted too; NULL
+/// for "as-is" or "" (each kernel keeps its type) and for a name it does not
+/// know (`*known` false). The string is static.
+const char *cmPrecisionGetDtype(const char *precision, bool *known);
+
+/// Returns true for the floating-point element types a deployment precision
+/// re-types (f64, f32, tf32, f16, bf16); integer indices and i1 masks keep
+/// their type.
+bool cmDtypeIsFloat(const char *dtype);
 
 /// Writes `text` (NULL: "") to `out` as a JSON string literal, escaping
 /// quotes, backslashes and control characters.

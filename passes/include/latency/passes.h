@@ -29,7 +29,9 @@ typedef struct {
   const char *trace;     /* Chrome trace event JSON path                */
   const int64_t *inputs; /* argument indices that change per inference */
   size_t numInputs;
-  bool inputsGiven; /* false: every argument is an input (default) */
+  bool inputsGiven;      /* false: every argument is an input (default) */
+  const char *precision; /* as-is (""), bf16, f16, fp8, int8: the type
+                            float kernels are costed in             */
 } LatAnnotateOptions;
 
 /// Annotates every function in `module` with kernel ids and latency
