@@ -38,6 +38,12 @@ static void onField(void *data, size_t length, void *user) {
                    s->name, s->line, CM_CSV_MAX_FIELDS);
     return;
   }
+  if (length && memchr(data, '\0', length)) { /* C strings would cut it */
+    s->status =
+        cmErrorSet(s->err, CM_ERR_FORMAT, "%s:%zu: a field holds a NUL byte",
+                   s->name, s->line);
+    return;
+  }
   if (s->used + length + 1 > s->capacity) {
     size_t capacity = s->capacity ? s->capacity : 4096;
     while (capacity < s->used + length + 1)

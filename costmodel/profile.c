@@ -227,6 +227,18 @@ CmStatus cmProfileCreateFromDirWithoutTables(const char *dir, CmProfile *out,
   return createWithoutTables(dir, out, err);
 }
 
+/* Whether a row holding element type `value` (canonical: `canonical`) shows
+ * it verbatim as a field, so the table scan can look for it: not when empty,
+ * a number (the cell may spell it otherwise: 1 = 1.0), holding a quote
+ * (escaped in CSV) or `size` bytes or longer. */
+static bool isSearchable(const char *value, const char *canonical,
+                         size_t size) {
+  double number;
+  size_t n = strlen(canonical);
+  return n > 0 && n < size && !strchr(canonical, '"') &&
+         !cmParseNumber(value, &number);
+}
+
 /* What a table must hold to answer `query` (false: no table can). */
 static bool needOf(const CmPolicySet *policies, const CmQuery *query,
                    CmTableNeed *need) {
@@ -245,9 +257,13 @@ static bool needOf(const CmPolicySet *policies, const CmQuery *query,
     const char *value = cmQueryFindField(query, policy->regime[r]);
     if (!value || !cmIsDtypeKey(policy->regime[r]))
       continue;
+    char canonical[sizeof need->dtypes[0] + 1];
+    cmCanonicalRegimeValue(policy->regime[r], value, canonical,
+                           sizeof canonical);
+    if (!isSearchable(value, canonical, sizeof need->dtypes[0]))
+      continue; /* no constraint: a row may spell it in any way */
     char *dtype = need->dtypes[need->numDtypes];
-    cmCanonicalRegimeValue(policy->regime[r], value, dtype,
-                           sizeof need->dtypes[0]);
+    memcpy(dtype, canonical, strlen(canonical) + 1);
     bool repeated = false; /* dtype and kv_dtype usually agree */
     for (int d = 0; d < need->numDtypes && !repeated; d++)
       repeated = !strcmp(need->dtypes[d], dtype);

@@ -1,9 +1,10 @@
 /*===- profile_tables.c - measured tables: tables/NAME.csv into groups -----===*
  *
- * Every row is checked as it is read: a missing column or an unparsable
- * number stops the load with "tables/x.csv:LINE: ..."; a NaN, infinite, zero
- * or negative latency drops the row and counts it. Files are read in name
- * order, so a profile loads the same way on every machine.
+ * Every row is checked as it is read: a missing column, an unparsable
+ * number or an axis value outside its policy transform's domain stops the
+ * load with "tables/x.csv:LINE: ..."; a NaN, infinite, zero or negative
+ * latency drops the row and counts it. Files are read in name order, so a
+ * profile loads the same way on every machine.
  *
  *===----------------------------------------------------------------------===*/
 #include "profile.h"
@@ -166,7 +167,18 @@ static CmStatus readRow(void *context, char **fields, size_t n, size_t line,
       return cmErrorSet(err, CM_ERR_FORMAT,
                         "%s:%zu: column '%s': '%.40s' is not a finite number",
                         r->name, line, k->policy->axes[a], cell);
+    if (isnan(cmTransformApply(k->policy->transforms[a], x[a])))
+      return cmErrorSet(err, CM_ERR_FORMAT,
+                        "%s:%zu: column '%s': '%.40s' is outside the domain of "
+                        "its transform (log: > 0, sqrt: >= 0)",
+                        r->name, line, k->policy->axes[a], cell);
   }
+  for (int i = 0; i < k->policy->numRegime; i++) /* the key's separator */
+    if (strchr(fields[k->regimeColumn[i]], '\x1f'))
+      return cmErrorSet(err, CM_ERR_FORMAT,
+                        "%s:%zu: column '%s': a regime value may not hold "
+                        "the byte 0x1f",
+                        r->name, line, k->policy->regime[i]);
   const char *cell = fields[r->latencyColumn];
   if (!cmParseNumber(cell, &latency))
     return cmErrorSet(err, CM_ERR_FORMAT,

@@ -117,8 +117,11 @@ static bool addNeedles(Search *s, const CmTableNeed *needs, size_t numNeeds,
   return true;
 }
 
+/* What may surround a field's text: libcsv trims spaces and tabs around
+ * unquoted fields, so " bf16" is the field bf16. */
 static bool isDelimiter(char c) {
-  return c == ',' || c == '"' || c == '\n' || c == '\r';
+  return c == ',' || c == '"' || c == '\n' || c == '\r' || c == ' ' ||
+         c == '\t';
 }
 
 static bool startsWith(const Needle *n, unsigned char byte) {

@@ -13,13 +13,19 @@
 
 static char scratch[4096];
 
-/* Loads a profile whose table is `table`; returns the status and copies the
- * message. */
-static CmStatus loadTable(const char *name, const char *table, char *message,
+/* Loads a profile with `policy` (NULL: none) whose table is the `length`
+ * bytes at `table`; returns the status and copies the message. */
+static CmStatus loadBytes(const char *name, const char *policy,
+                          const char *table, size_t length, char *message,
                           size_t size) {
-  char dir[4200];
+  char dir[4200], path[4300];
   snprintf(dir, sizeof dir, "%s/%s", scratch, name);
-  testMakeProfile(dir, NULL, table);
+  testMakeProfile(dir, policy, "");
+  snprintf(path, sizeof path, "%s/tables/t.csv", dir);
+  FILE *f = fopen(path, "wb");
+  CHECK(f && fwrite(table, 1, length, f) == length);
+  if (f)
+    fclose(f);
   CmProfile p;
   CmError err = {""};
   CmStatus status = cmProfileCreateFromDir(dir, &p, &err);
@@ -29,6 +35,13 @@ static CmStatus loadTable(const char *name, const char *table, char *message,
   else
     CHECK(cmProfileIsNull(p));
   return status;
+}
+
+/* Loads a profile whose table is `table`; returns the status and copies the
+ * message. */
+static CmStatus loadTable(const char *name, const char *table, char *message,
+                          size_t size) {
+  return loadBytes(name, NULL, table, strlen(table), message, size);
 }
 
 #define EXPECT_ERROR(name, table, needle)                                      \
@@ -97,6 +110,90 @@ TEST(one_megabyte_field_does_not_crash) {
   free(table);
 }
 
+/* Found by fuzz_profile_load: 0x1f joins a group's regime values, so a cell
+ * holding it made cmProfileForEachPoint split the value wrongly and could
+ * merge two regimes into one group. */
+TEST(regime_value_with_key_separator_is_an_error) {
+  EXPECT_ERROR("separator",
+               "kernel,dtype,m,n,k,latency_us\nmatmul,bf16,1,32,32,2.58\n"
+               "matmul,bf\x1f"
+               "16,2,32,32,2.64\n",
+               "tables/t.csv:3: column 'dtype': a regime value may not hold "
+               "the byte 0x1f");
+}
+
+/* Found by fuzz_profile_load: a NUL byte cut a field short as a C string,
+ * so the row joined a group the table's bytes do not name (and loading by
+ * query skipped the table the whole load read). */
+TEST(nul_byte_in_a_field_is_an_error) {
+  static const char table[] = "kernel,dtype,m,n,k,latency_us\n"
+                              "matmul,\0bf16,1,32,32,2.58\n";
+  char msg[600];
+  CHECK(loadBytes("nul", NULL, table, sizeof table - 1, msg, sizeof msg) ==
+        CM_ERR_FORMAT);
+  CHECK(strstr(msg, "tables/t.csv:2: a field holds a NUL byte") != NULL);
+}
+
+/* Found by fuzz_profile_load: m = 0 under m:log gave an interpolated NaN. */
+TEST(axis_outside_its_transform_domain_is_an_error) {
+  static const char policy[] = "kernel,axes,regime,transform\n"
+                               "matmul,m n k,dtype,m:log k:sqrt\n";
+  static const char *const tables[2][2] = {
+      {"kernel,dtype,m,n,k,latency_us\nmatmul,bf16,0,32,32,2.58\n",
+       "tables/t.csv:2: column 'm': '0' is outside the domain of its "
+       "transform"},
+      {"kernel,dtype,m,n,k,latency_us\nmatmul,bf16,1,32,32,2.58\n"
+       "matmul,bf16,4,32,-1,2.65\n",
+       "tables/t.csv:3: column 'k': '-1' is outside the domain of its "
+       "transform"}};
+  for (int i = 0; i < 2; i++) {
+    char msg[600];
+    CHECK(loadBytes("domain", policy, tables[i][0], strlen(tables[i][0]), msg,
+                    sizeof msg) == CM_ERR_FORMAT);
+    if (!strstr(msg, tables[i][1]))
+      fprintf(stderr, "message was: %s\n", msg);
+    CHECK(strstr(msg, tables[i][1]) != NULL);
+  }
+}
+
+/* Loading by query must read every table a whole load answers from, however
+ * the table spells the row (found by fuzz_profile_load and by reading
+ * table_scan.c): cells padded with spaces (libcsv trims them), an empty
+ * element type, a number, an escaped quote, one longer than a need holds. */
+TEST(odd_spellings_load_by_query_as_a_whole_load) {
+  static const char *const cases[][2] = {
+      {"matmul, bf16 ,1,32,32,2.58\n", "bf16"},
+      {" matmul\t,bf16,1,32,32,2.58\n", "bf16"},
+      {"matmul,,1,32,32,2.58\n", ""},
+      {"matmul,8.0,1,32,32,2.58\n", "8"},
+      {"matmul,\"b\"\"f\",1,32,32,2.58\n", "b\"f"},
+      {"matmul,a_very_long_element_type_name,1,32,32,2.58\n",
+       "a_very_long_element_type_name"}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char dir[4200], table[256];
+    snprintf(dir, sizeof dir, "%s/spelling%zu", scratch, i);
+    snprintf(table, sizeof table, "kernel,dtype,m,n,k,latency_us\n%s",
+             cases[i][0]);
+    CHECK(testMakeProfile(dir, NULL, table));
+    CmField fields[] = {
+        {"dtype", cases[i][1]}, {"m", "1"}, {"n", "32"}, {"k", "32"}};
+    CmQuery q = {"matmul", fields, 4, -1, -1};
+    CmProfile whole, lazy;
+    CmEstimate a, b;
+    CHECK(testLoadProfile(dir, &whole));
+    CHECK(cmProfileCreateFromDirWithoutTables(dir, &lazy, NULL) == CM_OK);
+    CHECK(cmProfileLoadTablesFor(lazy, &q, 1, NULL) == CM_OK);
+    CHECK(cmProfileEstimate(whole, &q, NULL, &a, NULL) == CM_OK);
+    CHECK(cmProfileEstimate(lazy, &q, NULL, &b, NULL) == CM_OK);
+    if (b.source != CM_SOURCE_MEASURED)
+      fprintf(stderr, "case %zu: %s\n", i, b.reason);
+    CHECK(a.source == CM_SOURCE_MEASURED && a.latencyUs == 2.58);
+    CHECK(b.source == CM_SOURCE_MEASURED && b.latencyUs == 2.58);
+    cmProfileDestroy(whole);
+    cmProfileDestroy(lazy);
+  }
+}
+
 TEST(unknown_kernel_without_policy_is_explained) {
   EXPECT_ERROR("nopolicy", "kernel,x,latency_us\nfoo,1,2\n",
                "kernel 'foo' has no policy");
@@ -122,6 +219,10 @@ int main(int argc, char **argv) {
                    T(ragged_rows_are_errors),
                    T(no_header_is_reported_as_missing_columns),
                    T(one_megabyte_field_does_not_crash),
+                   T(regime_value_with_key_separator_is_an_error),
+                   T(nul_byte_in_a_field_is_an_error),
+                   T(axis_outside_its_transform_domain_is_an_error),
+                   T(odd_spellings_load_by_query_as_a_whole_load),
                    T(unknown_kernel_without_policy_is_explained),
                    T(missing_device_file_is_io_error));
 }
