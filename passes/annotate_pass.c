@@ -160,16 +160,6 @@ static LatFunctionReport *findFunction(const Estimation *e, const char *name) {
   return NULL;
 }
 
-static void setUnknown(LatKernel *k) {
-  k->us = 0;
-  k->implicitGemm = false;
-  k->miss = LAT_MISS_NONE;
-  k->source = CM_SOURCE_UNKNOWN;
-  k->method = CM_METHOD_NONE;
-  k->bound = CM_BOUND_NONE;
-  k->confidence = 0;
-}
-
 /* Adds kernel `k`'s time, `count` runs of it, to `fn`'s total and to the
  * share of its source; a call kernel adds its callee's shares. */
 static void account(LatFunctionReport *fn, const LatKernel *k,
@@ -202,7 +192,7 @@ estimateCall(Estimation *e, LatFunctionReport *fn, LatKernel *k) {
   LatFunctionReport *callee = findFunction(e, k->callee);
   MlirLocation loc = mlirOperationGetLocation(fn->graph.nodes[k->root].op);
   char text[320];
-  setUnknown(k);
+  latKernelSetUnknown(k);
   if (!callee || callee->state == kUnderWay) {
     snprintf(text, sizeof text,
              callee ? "latency: recursive call to @%s: no estimate (unknown)"
@@ -230,43 +220,12 @@ estimateCall(Estimation *e, LatFunctionReport *fn, LatKernel *k) {
   return callee;
 }
 
-/* A conv answered as its implicit GEMM: the mapping and the GEMM's own
- * method go into the axes the report shows. */
-static void noteImplicitGemm(LatKernel *k, const CmEstimate *est) {
-  size_t used = strlen(k->axes);
-  k->implicitGemm = true;
-  snprintf(k->axes + used, sizeof k->axes - used,
-           " gemm: m=%.0f n=%.0f k=%.0f (%s)", est->axisValues[0],
-           est->axisValues[1], est->axisValues[2],
-           cmMethodGetName(est->method));
-}
-
 /* Asks the cost model for kernel `k`; warns when it has no answer. */
 static void estimateKernel(const Estimation *e, LatFunctionReport *fn,
                            LatKernel *k) {
-  CmQuery query = {k->type, k->fields, (size_t)k->numFields, k->flops,
-                   k->bytes};
-  CmEstimate est;
-  CmError err;
-  setUnknown(k);
-  if (cmProfileEstimate(e->profile, &query, e->options, &est, &err) == CM_OK &&
-      est.source != CM_SOURCE_UNKNOWN) {
-    k->us = est.latencyUs;
-    k->source = est.source;
-    k->method = est.method;
-    k->confidence = est.confidence;
-    k->bound = est.bound;
-    if (est.mapping && !strcmp(est.mapping, "implicit-gemm"))
-      noteImplicitGemm(k, &est);
-    if (est.source == CM_SOURCE_ROOFLINE)
-      k->miss = strstr(est.reason, "no table for kernel") ? LAT_MISS_NO_TABLE
-                : strstr(est.reason, "no measurements for this regime")
-                    ? LAT_MISS_NO_DTYPE
-                    : LAT_MISS_OFF_GRID;
-    return;
-  }
-  latEmitWarning(mlirOperationGetLocation(fn->graph.nodes[k->root].op),
-                 "latency: no estimate for this kernel (unknown)");
+  if (!latKernelEstimate(e->profile, e->options, k))
+    latEmitWarning(mlirOperationGetLocation(fn->graph.nodes[k->root].op),
+                   "latency: no estimate for this kernel (unknown)");
 }
 
 /* Estimates every kernel of `fn` (callees first), resolves how often each

@@ -173,6 +173,19 @@ bool latGraphDetect(LatGraph *graph, bool fusion,
 /// kernel (costed as the sum of its callee's kernels).
 const char *latKernelMethodName(const LatKernel *k);
 
+/// Describes kernel `kernel` of `graph` (see latGraphDescribe); warns only
+/// when `warn` is set (a kernel the fusion analysis imagines stays silent).
+void latKernelDescribe(LatGraph *graph, int kernel, bool warn);
+
+/// Clears `k`'s estimate: unknown, no time.
+void latKernelSetUnknown(LatKernel *k);
+
+/// Asks the cost model for described kernel `k` and keeps the answer and
+/// its provenance on it; false (k unknown) when no tier answers. Emits no
+/// diagnostics.
+bool latKernelEstimate(CmProfile profile, const CmOptions *options,
+                       LatKernel *k);
+
 /// Describes every kernel: type name, dtype, axes, flops, boundary bytes,
 /// and the cost-model query fields; warns at op locations about dynamic
 /// shapes, overflowing sizes, unsupported dtypes and unknown ops.

@@ -458,7 +458,7 @@ static void kernelType(const LatGraph *g, LatKernel *k, bool batched,
   }
 }
 
-static void describeKernel(LatGraph *g, int kernel) {
+void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   LatKernel *k = &g->kernels[kernel];
   const LatNode *rootNode = &g->nodes[k->root];
   MlirOperation root = rootNode->op;
@@ -467,7 +467,8 @@ static void describeKernel(LatGraph *g, int kernel) {
   k->axes[0] = '\0';
   k->flops = 0;
   for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
-    checkOp(g->nodes[i].op, &g->nodes[i]);
+    if (warn)
+      checkOp(g->nodes[i].op, &g->nodes[i]);
     k->flops += opFlops(&g->nodes[i]);
   }
   const char *attention = NULL;
@@ -493,7 +494,7 @@ static void describeKernel(LatGraph *g, int kernel) {
   snprintf(k->costDtype, sizeof k->costDtype, "%s",
            g->precision && cmDtypeIsFloat(first.dtype) ? g->precision
                                                        : first.dtype);
-  if (!first.dtype[0] || first.elementBytes <= 0) {
+  if (warn && (!first.dtype[0] || first.elementBytes <= 0)) {
     char text[160];
     snprintf(text, sizeof text,
              "latency: unsupported element type '%s': bytes counted as 4 per "
@@ -512,5 +513,5 @@ static void describeKernel(LatGraph *g, int kernel) {
 
 void latGraphDescribe(LatGraph *g) {
   for (size_t k = 0; k < g->numKernels; k++)
-    describeKernel(g, (int)k);
+    latKernelDescribe(g, (int)k, true);
 }

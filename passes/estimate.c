@@ -1,0 +1,67 @@
+/*===- estimate.c - one kernel's latency from the cost model ---------------===*
+ *
+ * Turns a described kernel (type, query fields, flops, boundary bytes) into
+ * a cost-model query and keeps the answer and its provenance on the
+ * kernel. No diagnostics here: the fusion analysis asks about kernels that
+ * do not exist (two kernels merged) and must stay silent; the annotate pass
+ * warns about real kernels without an answer.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "graph.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void latKernelSetUnknown(LatKernel *k) {
+  k->us = 0;
+  k->implicitGemm = false;
+  k->miss = LAT_MISS_NONE;
+  k->source = CM_SOURCE_UNKNOWN;
+  k->method = CM_METHOD_NONE;
+  k->bound = CM_BOUND_NONE;
+  k->confidence = 0;
+}
+
+/* A conv answered as its implicit GEMM: the mapping and the GEMM's own
+ * method go into the axes the report shows. */
+static void noteImplicitGemm(LatKernel *k, const CmEstimate *est) {
+  size_t used = strlen(k->axes);
+  k->implicitGemm = true;
+  snprintf(k->axes + used, sizeof k->axes - used,
+           " gemm: m=%.0f n=%.0f k=%.0f (%s)", est->axisValues[0],
+           est->axisValues[1], est->axisValues[2],
+           cmMethodGetName(est->method));
+}
+
+/* Why the roofline answered: no table for the class, none at the dtype, or
+ * the query outside the measured range. */
+static LatTableMiss missOf(const CmEstimate *est) {
+  if (est->source != CM_SOURCE_ROOFLINE)
+    return LAT_MISS_NONE;
+  if (strstr(est->reason, "no table for kernel"))
+    return LAT_MISS_NO_TABLE;
+  if (strstr(est->reason, "no measurements for this regime"))
+    return LAT_MISS_NO_DTYPE;
+  return LAT_MISS_OFF_GRID;
+}
+
+bool latKernelEstimate(CmProfile profile, const CmOptions *options,
+                       LatKernel *k) {
+  CmQuery query = {k->type, k->fields, (size_t)k->numFields, k->flops,
+                   k->bytes};
+  CmEstimate est;
+  CmError err;
+  latKernelSetUnknown(k);
+  if (cmProfileEstimate(profile, &query, options, &est, &err) != CM_OK ||
+      est.source == CM_SOURCE_UNKNOWN)
+    return false;
+  k->us = est.latencyUs;
+  k->source = est.source;
+  k->method = est.method;
+  k->confidence = est.confidence;
+  k->bound = est.bound;
+  k->miss = missOf(&est);
+  if (est.mapping && !strcmp(est.mapping, "implicit-gemm"))
+    noteImplicitGemm(k, &est);
+  return true;
+}
