@@ -1,0 +1,46 @@
+/*===- commands.h - the modes of latency-profile --------------------------===*/
+#ifndef LATENCY_PROFILE_COMMANDS_H
+#define LATENCY_PROFILE_COMMANDS_H
+
+#include "measure.h"
+#include "shapes.h"
+
+#include <stdbool.h>
+
+/// Options of `latency-profile --out DIR` and `--validate`.
+typedef struct {
+  const char *outDir;     /* --out: the profile to write                */
+  const char *profileDir; /* --validate --profile                       */
+  const char *jsonPath;   /* --validate --json, or NULL                 */
+  const char *pipeline;   /* --pipeline; NULL: loops / the profile's    */
+  const char *rules;      /* --rules fusion.csv, or NULL: CPU rules     */
+  const char *entry;      /* --entry: the function a model runs         */
+  double budget;          /* --budget seconds; 0: none                  */
+  int threads;            /* --threads                                  */
+  bool sweep;             /* --sweep                                    */
+  bool isolated;          /* --validate: measure kernels one by one too */
+  double timeout;         /* seconds per child                          */
+  char **models;          /* MODEL.mlir arguments                       */
+  int numModels;
+} LpOptions;
+
+/// Profiles the kernels of the models and writes `outDir`; returns the
+/// process exit status.
+int lpProfileMain(const LpOptions *options);
+
+/// Runs each model whole and compares it with the pass's prediction from
+/// `profileDir`; returns the process exit status.
+int lpValidateMain(const LpOptions *options);
+
+/// Fills `config` with the defaults for kernels, scaled to `budget`
+/// seconds over `numShapes` shapes (0: no budget).
+void lpKernelConfig(LpMeasureConfig *config, const char *pipeline,
+                    double budget, size_t numShapes, double timeout);
+
+/// Measures every shape of `set` that is not skipped, printing one line per
+/// shape to stdout; child stderr goes to `logDir`/NNN.log, kept only when
+/// the measurement failed.
+void lpMeasureShapes(LpShapeSet *set, const LpMeasureConfig *config,
+                     const char *logDir);
+
+#endif /* LATENCY_PROFILE_COMMANDS_H */

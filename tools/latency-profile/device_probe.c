@@ -1,0 +1,112 @@
+/*===- device_probe.c - the host's roofline numbers through the pipeline --===*
+ *
+ * The roofline tier answers for kernels no table covers, so its numbers
+ * must be what this pipeline reaches on this host, not the datasheet's:
+ * peak FLOP/s is a large matmul lowered like every kernel, bandwidth a
+ * streaming op, launch overhead an empty call through the same packed
+ * interface the measurements use.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "device_probe.h"
+
+#include <string.h>
+
+enum {
+  kMatmulSize = 512,         /* the peak-FLOP/s matmul is square      */
+  kStreamElements = 16777216 /* 64 MiB of f32 in, 64 MiB out          */
+};
+
+static bool writeText(const char *path, const char *text) {
+  FILE *out = fopen(path, "w");
+  if (!out)
+    return false;
+  fputs(text, out);
+  return fclose(out) == 0;
+}
+
+static void matmulText(const char *dtype, char *out, size_t size) {
+  char t[64];
+  snprintf(t, sizeof t, "tensor<%dx%dx%s>", kMatmulSize, kMatmulSize, dtype);
+  snprintf(out, size,
+           "func.func @probe(%%a: %s, %%b: %s) -> %s {\n"
+           "  %%zero = arith.constant 0.0 : %s\n"
+           "  %%e = tensor.empty() : %s\n"
+           "  %%c = linalg.fill ins(%%zero : %s) outs(%%e : %s) -> %s\n"
+           "  %%r = linalg.matmul ins(%%a, %%b : %s, %s) outs(%%c : %s) -> %s\n"
+           "  return %%r : %s\n}\n",
+           t, t, t, dtype, t, dtype, t, t, t, t, t, t, t);
+}
+
+static void streamText(char *out, size_t size) {
+  snprintf(out, size,
+           "#id = affine_map<(d0) -> (d0)>\n"
+           "func.func @probe(%%a: tensor<%dxf32>) -> tensor<%dxf32> {\n"
+           "  %%e = tensor.empty() : tensor<%dxf32>\n"
+           "  %%r = linalg.generic {indexing_maps = [#id, #id], "
+           "iterator_types = [\"parallel\"]} ins(%%a : tensor<%dxf32>) "
+           "outs(%%e : tensor<%dxf32>) {\n"
+           "  ^bb0(%%x: f32, %%y: f32):\n"
+           "    %%one = arith.constant 1.0 : f32\n"
+           "    %%s = arith.addf %%x, %%one : f32\n"
+           "    linalg.yield %%s : f32\n"
+           "  } -> tensor<%dxf32>\n"
+           "  return %%r : tensor<%dxf32>\n}\n",
+           kStreamElements, kStreamElements, kStreamElements, kStreamElements,
+           kStreamElements, kStreamElements, kStreamElements);
+}
+
+static const char emptyText[] =
+    "func.func @probe(%a: tensor<1xf32>) -> tensor<1xf32> {\n"
+    "  return %a : tensor<1xf32>\n}\n";
+
+/* Measures the probe in `text` (saved as kernelDir/probe-NAME.mlir);
+ * returns its time in us, or 0 with a line to `log` when it failed. */
+static double probe(const LpMeasureConfig *config, const char *kernelDir,
+                    const char *name, const char *text, FILE *log) {
+  char path[4400];
+  snprintf(path, sizeof path, "%s/probe-%s.mlir", kernelDir, name);
+  LpMeasurement m;
+  if (!writeText(path, text)) {
+    fprintf(log, "  probe %-14s cannot write %s\n", name, path);
+    return 0;
+  }
+  lpMeasureFile(config, path, "probe", NULL, NULL, &m);
+  if (!m.ok) {
+    fprintf(log, "  probe %-14s FAILED: %s\n", name, m.error);
+    return 0;
+  }
+  fprintf(log, "  probe %-14s %12.3f us (cv %.2g%%, %d reps)\n", name, m.us,
+          m.cvPct, m.reps);
+  return m.us;
+}
+
+static bool isFloat(const char *dtype) {
+  return !strcmp(dtype, "f32") || !strcmp(dtype, "f16") ||
+         !strcmp(dtype, "bf16") || !strcmp(dtype, "f64");
+}
+
+void lpProbeDevice(const LpMeasureConfig *config, const char *kernelDir,
+                   const char *const *dtypes, int numDtypes,
+                   LpDeviceNumbers *out, FILE *log) {
+  memset(out, 0, sizeof *out);
+  out->dtypes[out->numDtypes++] = "f32";
+  for (int i = 0; i < numDtypes && out->numDtypes < LP_MAX_DTYPES; i++) {
+    bool seen = !isFloat(dtypes[i]);
+    for (int j = 0; j < out->numDtypes && !seen; j++)
+      seen = !strcmp(out->dtypes[j], dtypes[i]);
+    if (!seen)
+      out->dtypes[out->numDtypes++] = dtypes[i];
+  }
+  char text[2048], name[32];
+  double flops = 2.0 * kMatmulSize * kMatmulSize * kMatmulSize;
+  for (int i = 0; i < out->numDtypes; i++) {
+    matmulText(out->dtypes[i], text, sizeof text);
+    snprintf(name, sizeof name, "matmul-%s", out->dtypes[i]);
+    double us = probe(config, kernelDir, name, text, log);
+    out->peakFlops[i] = us > 0 ? flops / (us * 1e-6) : 0;
+  }
+  streamText(text, sizeof text);
+  double us = probe(config, kernelDir, "stream", text, log);
+  out->memBw = us > 0 ? 2.0 * 4 * kStreamElements / (us * 1e-6) : 0;
+  out->launchUs = probe(config, kernelDir, "empty-call", emptyText, log);
+}

@@ -1,0 +1,18 @@
+/*===- device_probe.h - the host's roofline numbers through the pipeline --===*/
+#ifndef LATENCY_PROFILE_DEVICE_PROBE_H
+#define LATENCY_PROFILE_DEVICE_PROBE_H
+
+#include "measure.h"
+#include "profile_writer.h"
+
+#include <stdio.h>
+
+/// Measures, through `config`'s pipeline, a 512^3 matmul for every float
+/// dtype of `dtypes` (f32 first), a streaming elementwise op over 64 MiB
+/// and an empty call; writes the probe modules under `kernelDir` and
+/// prints one line per probe to `log`. Probes that fail are left at 0.
+void lpProbeDevice(const LpMeasureConfig *config, const char *kernelDir,
+                   const char *const *dtypes, int numDtypes,
+                   LpDeviceNumbers *out, FILE *log);
+
+#endif /* LATENCY_PROFILE_DEVICE_PROBE_H */

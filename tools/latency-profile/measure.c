@@ -1,0 +1,62 @@
+/*===- measure.c - measure one function of one file in a child ------------===*
+ *
+ * The driver side of runner.c: builds the child's command line from the
+ * configuration, spawns it with a deadline, and reads its one result line.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "measure.h"
+
+#include "spawn.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void parseOk(const char *line, LpMeasurement *out) {
+  out->ok =
+      sscanf(line, "ok us=%lf cv=%lf reps=%d calls=%ld lowering=%31s", &out->us,
+             &out->cvPct, &out->reps, &out->calls, out->lowering) == 5;
+  if (!out->ok)
+    snprintf(out->error, sizeof out->error, "unreadable result '%.200s'", line);
+}
+
+void lpMeasureFile(const LpMeasureConfig *config, const char *file,
+                   const char *entry, const char *kernelType,
+                   const char *logPath, LpMeasurement *out) {
+  char rep[32], max[32], reps[16], cv[32];
+  snprintf(rep, sizeof rep, "%g", config->repSeconds);
+  snprintf(max, sizeof max, "%g", config->maxSeconds);
+  snprintf(reps, sizeof reps, "%d", config->minReps);
+  snprintf(cv, sizeof cv, "%g", config->targetCv);
+  char *argv[20];
+  int n = 0;
+  argv[n++] = "latency-profile";
+  argv[n++] = "--run";
+  argv[n++] = (char *)file;
+  argv[n++] = "--pipeline";
+  argv[n++] = (char *)config->pipeline;
+  argv[n++] = "--rep-seconds";
+  argv[n++] = rep;
+  argv[n++] = "--max-seconds";
+  argv[n++] = max;
+  argv[n++] = "--min-reps";
+  argv[n++] = reps;
+  argv[n++] = "--target-cv";
+  argv[n++] = cv;
+  if (entry && *entry) {
+    argv[n++] = "--entry";
+    argv[n++] = (char *)entry;
+  }
+  if (kernelType && *kernelType) {
+    argv[n++] = "--kernel-type";
+    argv[n++] = (char *)kernelType;
+  }
+  argv[n] = NULL;
+  memset(out, 0, sizeof *out);
+  LpChild child;
+  if (!lpSpawnSelf(argv, logPath, config->timeoutSeconds, &child, out->error,
+                   sizeof out->error))
+    return;
+  if (lpChildSucceeded(&child, config->timeoutSeconds, out->error,
+                       sizeof out->error))
+    parseOk(child.line, out);
+}

@@ -1,0 +1,24 @@
+/*===- pipelines.h - the lowering pipelines a profile is measured with ----===*
+ *
+ * A profile answers only for the pipeline it was measured with: the name
+ * and the pass string go into device.csv and into every table row.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef LATENCY_PROFILE_PIPELINES_H
+#define LATENCY_PROFILE_PIPELINES_H
+
+/// A pipeline: its short name and the pass pipeline string that lowers a
+/// module of TOSA / linalg-on-tensors functions to the LLVM dialect, with
+/// tensor results turned into out-parameters (the calling convention
+/// runner.c uses).
+typedef struct {
+  const char *name;     /* "loops", "vectorized" or "custom" */
+  const char *passes;   /* builtin.module(...)                */
+  const char *fallback; /* per-kernel fallback when it fails, or NULL */
+} LpPipeline;
+
+/// Resolves `spec`: "loops" and "vectorized" name the built-in pipelines;
+/// any other text is taken as a pipeline string of its own ("custom").
+LpPipeline lpPipelineResolve(const char *spec);
+
+#endif /* LATENCY_PROFILE_PIPELINES_H */

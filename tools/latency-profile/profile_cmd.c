@@ -1,0 +1,184 @@
+/*===- profile_cmd.c - latency-profile --out DIR MODEL... -----------------===*
+ *
+ * Detect the kernels of the models as the pass would, cut each distinct
+ * shape out, measure it in a child of its own, probe the host's roofline
+ * numbers through the same pipeline, and write the profile. A kernel that
+ * cannot be cut out, lowered or run is reported and left out; the others
+ * are kept.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "commands.h"
+
+#include "device_probe.h"
+#include "files.h"
+#include "pipelines.h"
+#include "profile_writer.h"
+#include "timing.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+void lpKernelConfig(LpMeasureConfig *config, const char *pipeline,
+                    double budget, size_t numShapes, double timeout) {
+  double perShape = 1.0;
+  if (budget > 0 && numShapes > 0)
+    perShape = budget * 0.4 / (double)numShapes;
+  perShape = perShape < 0.1 ? 0.1 : perShape > 2.0 ? 2.0 : perShape;
+  config->pipeline = pipeline;
+  config->maxSeconds = perShape;
+  config->repSeconds = perShape / 5 < 0.05 ? perShape / 5 : 0.05;
+  config->minReps = 5;
+  config->targetCv = 0.025;
+  config->timeoutSeconds = timeout > 0 ? timeout : 300;
+}
+
+static void printShape(const LpShape *s, size_t i, size_t n) {
+  printf("[%3zu/%zu] %-36s %-48s ", i + 1, n, s->type, s->axes);
+  if (s->skipped)
+    printf("skipped: %s\n", s->result.error);
+  else if (!s->result.ok)
+    printf("FAILED: %s\n", s->result.error);
+  else
+    printf("%12.3f us  cv %4.1f%%  %3d reps%s%s\n", s->result.us,
+           s->result.cvPct, s->result.reps,
+           strcmp(s->result.lowering, "fallback-loops") ? "" : "  (fallback)",
+           "");
+  fflush(stdout);
+}
+
+void lpMeasureShapes(LpShapeSet *set, const LpMeasureConfig *config,
+                     const char *logDir) {
+  for (size_t i = 0; i < set->count; i++) {
+    LpShape *s = &set->items[i];
+    if (!s->skipped && !s->result.ok) {
+      char log[4400];
+      snprintf(log, sizeof log, "%s/%03zu.log", logDir, i);
+      lpMeasureFile(config, s->file, "kernel", s->type, log, &s->result);
+      if (s->result.ok)
+        unlink(log);
+      else {
+        size_t used = strlen(s->result.error);
+        snprintf(s->result.error + used, sizeof s->result.error - used,
+                 " (log: %s)", log);
+      }
+    }
+    printShape(s, i, set->count);
+  }
+}
+
+/* The profile fusion rules come from: `rules`, else the shipped CPU
+ * profile's. Loads them into `*out` for detection and names the file. */
+static bool loadRules(const char *rules, CmProfile *out, char *path,
+                      size_t size) {
+  char dir[4096];
+  CmError e;
+  if (!cmProfileFindDir("epyc-9654", dir, sizeof dir, &e) ||
+      cmProfileCreateFromDirWithoutTables(dir, out, &e) != CM_OK ||
+      (rules && cmProfileLoadFusionRules(*out, rules, &e) != CM_OK)) {
+    fprintf(stderr, "latency-profile: fusion rules: %s\n", e.message);
+    return false;
+  }
+  snprintf(path, size, rules ? "%s" : "%s/fusion.csv", rules ? rules : dir);
+  return true;
+}
+
+/* Collects the shapes of every model; returns how many models failed. */
+static int collect(const LpOptions *o, CmProfile rules, const char *kernelDir,
+                   LpShapeSet *set) {
+  LpHost host;
+  lpHostCreate(&host);
+  int failed = 0;
+  for (int i = 0; i < o->numModels; i++) {
+    char err[1200];
+    if (!lpShapeSetAddModel(set, &host, rules, o->models[i], kernelDir, err,
+                            sizeof err)) {
+      fprintf(stderr, "latency-profile: %s: %s\n", o->models[i], err);
+      failed++;
+    }
+  }
+  lpHostDestroy(&host);
+  return failed;
+}
+
+/* The distinct dtypes the shapes are queried with. */
+static int shapeDtypes(const LpShapeSet *set, const char **out, int max) {
+  int n = 0;
+  for (size_t i = 0; i < set->count; i++) {
+    const char *d = lpShapeField(&set->items[i], "dtype");
+    bool seen = !d;
+    for (int j = 0; j < n && !seen; j++)
+      seen = !strcmp(out[j], d);
+    if (!seen && n < max)
+      out[n++] = d;
+  }
+  return n;
+}
+
+static void summarize(const LpShapeSet *set, size_t rows, const char *dir,
+                      double seconds) {
+  size_t ok = 0, skipped = 0, failed = 0;
+  for (size_t i = 0; i < set->count; i++) {
+    const LpShape *s = &set->items[i];
+    ok += s->result.ok;
+    skipped += s->skipped;
+    failed += !s->skipped && !s->result.ok;
+  }
+  printf("wrote %s: %zu rows; %zu shapes measured, %zu failed, %zu skipped "
+         "(%.0f s)\n",
+         dir, rows, ok, failed, skipped, seconds);
+  for (size_t i = 0; i < set->count; i++)
+    if (!set->items[i].skipped && !set->items[i].result.ok)
+      printf("  failed: %s %s: %s\n", set->items[i].type, set->items[i].axes,
+             set->items[i].result.error);
+}
+
+/* Probes the host and writes the profile; returns the rows written. */
+static size_t finish(const LpOptions *o, const LpPipeline *pipeline,
+                     LpShapeSet *set, const char *kernelDir,
+                     const char *rulesPath) {
+  LpMeasureConfig probeConfig;
+  lpKernelConfig(&probeConfig, o->pipeline, 0, 1, o->timeout);
+  probeConfig.maxSeconds = o->budget > 0 && o->budget < 30 ? 0.3 : 1.0;
+  const char *dtypes[LP_MAX_DTYPES];
+  int numDtypes = shapeDtypes(set, dtypes, LP_MAX_DTYPES);
+  LpDeviceNumbers device;
+  printf("host roofline through the %s pipeline:\n", pipeline->name);
+  lpProbeDevice(&probeConfig, kernelDir, dtypes, numDtypes, &device, stdout);
+  LpHostInfo info;
+  lpHostInfoGet(&info, pipeline->name, pipeline->passes, o->threads);
+  size_t rows = 0;
+  char err[1200];
+  if (!lpWriteProfile(o->outDir, set, &info, &device, rulesPath, &rows, err,
+                      sizeof err))
+    fprintf(stderr, "latency-profile: %s\n", err);
+  return rows;
+}
+
+int lpProfileMain(const LpOptions *o) {
+  double start = lpNow();
+  LpPipeline pipeline = lpPipelineResolve(o->pipeline);
+  char kernelDir[4200], logDir[4200], rulesPath[4200], err[1200];
+  snprintf(kernelDir, sizeof kernelDir, "%s/kernels", o->outDir);
+  snprintf(logDir, sizeof logDir, "%s/logs", o->outDir);
+  CmProfile rules;
+  if (!lpMakeDirs(kernelDir, err, sizeof err) ||
+      !lpMakeDirs(logDir, err, sizeof err)) {
+    fprintf(stderr, "latency-profile: %s\n", err);
+    return 1;
+  }
+  if (!loadRules(o->rules, &rules, rulesPath, sizeof rulesPath))
+    return 1;
+  LpShapeSet set = {0};
+  collect(o, rules, kernelDir, &set);
+  cmProfileDestroy(rules);
+  printf("%zu distinct kernel shapes in %d model%s; pipeline %s\n", set.count,
+         o->numModels, o->numModels == 1 ? "" : "s", pipeline.name);
+  LpMeasureConfig config;
+  lpKernelConfig(&config, o->pipeline, o->budget, set.count, o->timeout);
+  lpMeasureShapes(&set, &config, logDir);
+  size_t rows = finish(o, &pipeline, &set, kernelDir, rulesPath);
+  summarize(&set, rows, o->outDir, lpNow() - start);
+  lpShapeSetFree(&set);
+  return rows > 0 ? 0 : 1;
+}

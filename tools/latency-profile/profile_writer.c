@@ -1,0 +1,210 @@
+/*===- profile_writer.c - a measured profile directory --------------------===*
+ *
+ * One table per kernel type, named after it (conv2d+batchnorm+relu ->
+ * tables/conv2d_batchnorm_relu.csv), its columns the fields the pass
+ * queries with; every field that is a number is an axis except the few the
+ * pass matches exactly (stride, window, head_dim, kv_heads: regime keys,
+ * with dtype). Provenance columns follow latency_us: metadata the cost
+ * model keeps but never matches.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "profile_writer.h"
+
+#include "files.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef LP_MLIR_VERSION
+#define LP_MLIR_VERSION "unknown"
+#endif
+
+static const char *const provenance =
+    "pipeline,lowering,cpu,threads,mlir_version,reps,cv_pct,calls,model,"
+    "source";
+
+void lpHostInfoGet(LpHostInfo *info, const char *pipelineName,
+                   const char *passes, int threads) {
+  memset(info, 0, sizeof *info);
+  snprintf(info->cpu, sizeof info->cpu, "unknown CPU");
+  snprintf(info->mlirVersion, sizeof info->mlirVersion, "%s", LP_MLIR_VERSION);
+  info->threads = threads;
+  info->pipeline = pipelineName;
+  info->passes = passes;
+  FILE *in = fopen("/proc/cpuinfo", "r");
+  char line[512];
+  while (in && fgets(line, sizeof line, in))
+    if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+      const char *v = strchr(line, ':') + 1;
+      while (*v == ' ' || *v == '\t')
+        v++;
+      snprintf(info->cpu, sizeof info->cpu, "%.*s", (int)strcspn(v, "\n"), v);
+      break;
+    }
+  if (in)
+    fclose(in);
+}
+
+static bool isRegimeField(const char *name, const char *value) {
+  static const char *const exact[] = {"dtype",  "kv_dtype", "stride",
+                                      "window", "head_dim", "kv_heads",
+                                      "groups"};
+  for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+    if (!strcmp(name, exact[i]))
+      return true;
+  char *end;
+  strtod(value, &end);
+  return !*value || *end; /* text is matched, never interpolated */
+}
+
+static bool sameFields(const LpShape *a, const LpShape *b) {
+  if (a->numFields != b->numFields)
+    return false;
+  for (int i = 0; i < a->numFields; i++)
+    if (strcmp(a->names[i], b->names[i]))
+      return false;
+  return true;
+}
+
+static void tableName(const char *type, char *out, size_t size) {
+  size_t n = 0;
+  for (const char *c = type; *c && n + 1 < size; c++)
+    out[n++] = (*c == '+' || *c == '/' || *c == ' ') ? '_' : *c;
+  out[n] = '\0';
+}
+
+static void writeRow(FILE *out, const LpShape *s, const LpHostInfo *info) {
+  lpCsvCell(out, s->type);
+  for (int i = 0; i < s->numFields; i++) {
+    fputc(',', out);
+    lpCsvCell(out, s->values[i]);
+  }
+  fprintf(out, ",%.9g,", s->result.us);
+  lpCsvCell(out, info->pipeline);
+  fputc(',', out);
+  lpCsvCell(out, s->result.lowering);
+  fputc(',', out);
+  lpCsvCell(out, info->cpu);
+  fprintf(out, ",%d,%s,%d,%.3g,%ld,", info->threads, info->mlirVersion,
+          s->result.reps, s->result.cvPct, s->result.calls);
+  lpCsvCell(out, s->model);
+  fputc(',', out);
+  lpCsvCell(out, s->file[0] ? lpBaseName(s->file) : "");
+  fputc('\n', out);
+}
+
+/* Writes the table of the type of shape `first` (every measured shape of
+ * that type with the same fields) and its policy row; returns the rows. */
+static size_t writeTable(const char *dir, const LpShapeSet *set, size_t first,
+                         const LpHostInfo *info, FILE *policy) {
+  const LpShape *head = &set->items[first];
+  char name[160], path[4400];
+  tableName(head->type, name, sizeof name);
+  snprintf(path, sizeof path, "%s/tables/%s.csv", dir, name);
+  FILE *out = fopen(path, "w");
+  if (!out)
+    return 0;
+  fputs("kernel", out);
+  for (int i = 0; i < head->numFields; i++)
+    fprintf(out, ",%s", head->names[i]);
+  fprintf(out, ",latency_us,%s\n", provenance);
+  size_t rows = 0;
+  for (size_t i = first; i < set->count; i++) {
+    const LpShape *s = &set->items[i];
+    if (s->result.ok && !strcmp(s->type, head->type) && sameFields(s, head)) {
+      writeRow(out, s, info);
+      rows++;
+    }
+  }
+  fclose(out);
+  lpCsvCell(policy, head->type);
+  fputc(',', policy);
+  for (int pass = 0, words = 0; pass < 2; pass++, words = 0) {
+    for (int i = 0; i < head->numFields; i++)
+      if (isRegimeField(head->names[i], head->values[i]) == (pass == 1))
+        fprintf(policy, "%s%s", words++ ? " " : "", head->names[i]);
+    fputc(',', policy);
+  }
+  fputc('\n', policy);
+  return rows;
+}
+
+/* Writes every table and policy.csv; returns false when a file fails. */
+static bool writeTables(const char *dir, const LpShapeSet *set,
+                        const LpHostInfo *info, size_t *rows, char *err,
+                        size_t size) {
+  char path[4400];
+  snprintf(path, sizeof path, "%s/policy.csv", dir);
+  FILE *policy = fopen(path, "w");
+  if (!policy) {
+    snprintf(err, size, "cannot write %s", path);
+    return false;
+  }
+  fputs("kernel,axes,regime,transform\n", policy);
+  *rows = 0;
+  for (size_t i = 0; i < set->count; i++) {
+    bool seen = false; /* an earlier measured shape of this type */
+    for (size_t j = 0; j < i && !seen; j++)
+      seen = set->items[j].result.ok &&
+             !strcmp(set->items[j].type, set->items[i].type);
+    if (set->items[i].result.ok && !seen)
+      *rows += writeTable(dir, set, i, info, policy);
+  }
+  return fclose(policy) == 0;
+}
+
+static bool writeDevice(const char *dir, const LpHostInfo *info,
+                        const LpDeviceNumbers *d, char *err, size_t size) {
+  char path[4400];
+  snprintf(path, sizeof path, "%s/device.csv", dir);
+  FILE *out = fopen(path, "w");
+  if (!out) {
+    snprintf(err, size, "cannot write %s", path);
+    return false;
+  }
+  char name[256];
+  snprintf(name, sizeof name, "%s, %d thread%s, MLIR %s %s pipeline", info->cpu,
+           info->threads, info->threads == 1 ? "" : "s", info->mlirVersion,
+           info->pipeline);
+  fputs("key,value\nname,", out);
+  lpCsvCell(out, name);
+  fputs("\npipeline,", out);
+  lpCsvCell(out, info->pipeline);
+  fputs("\npipeline_passes,", out);
+  lpCsvCell(out, info->passes);
+  fputs("\ncpu,", out);
+  lpCsvCell(out, info->cpu);
+  fprintf(out, "\nthreads,%d\nmlir_version,%s\n", info->threads,
+          info->mlirVersion);
+  for (int i = 0; i < d->numDtypes; i++)
+    if (d->peakFlops[i] > 0)
+      fprintf(out, "peak_flops.%s,%.6g\n", d->dtypes[i], d->peakFlops[i]);
+  if (d->numDtypes > 0 && d->peakFlops[0] > 0)
+    fprintf(out, "peak_flops,%.6g\n", d->peakFlops[0]);
+  if (d->memBw > 0)
+    fprintf(out, "mem_bw,%.6g\n", d->memBw);
+  if (d->launchUs > 0)
+    fprintf(out, "launch_us,%.6g\n", d->launchUs);
+  fputs("compute_efficiency,1\nmemory_efficiency,1\n", out);
+  if (fclose(out) != 0) {
+    snprintf(err, size, "cannot write %s", path);
+    return false;
+  }
+  return true;
+}
+
+bool lpWriteProfile(const char *dir, const LpShapeSet *shapes,
+                    const LpHostInfo *info, const LpDeviceNumbers *device,
+                    const char *rulesPath, size_t *rows, char *err,
+                    size_t size) {
+  char path[4400];
+  snprintf(path, sizeof path, "%s/tables", dir);
+  if (!lpMakeDirs(path, err, size))
+    return false;
+  lpRemoveCsvFiles(path);
+  snprintf(path, sizeof path, "%s/fusion.csv", dir);
+  return writeDevice(dir, info, device, err, size) &&
+         lpCopyFile(rulesPath, path, err, size) &&
+         writeTables(dir, shapes, info, rows, err, size);
+}

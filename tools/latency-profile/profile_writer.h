@@ -1,0 +1,50 @@
+/*===- profile_writer.h - a measured profile directory --------------------===*
+ *
+ * Writes DIR in the format the cost model reads (docs/profile-format.md):
+ * device.csv with the host's numbers measured through the pipeline,
+ * fusion.csv (the rules the kernels were detected with), policy.csv (axes
+ * and regime keys of every kernel type measured) and one table per kernel
+ * type under tables/, each row with its provenance columns.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef LATENCY_PROFILE_PROFILE_WRITER_H
+#define LATENCY_PROFILE_PROFILE_WRITER_H
+
+#include "shapes.h"
+
+enum { LP_MAX_DTYPES = 6 };
+
+/// The host and how it was measured: written into device.csv and into
+/// every row.
+typedef struct {
+  char cpu[128];        /* /proc/cpuinfo model name                  */
+  char mlirVersion[32]; /* the MLIR the pipeline ran on              */
+  int threads;          /* threads the generated code runs on        */
+  const char *pipeline; /* pipeline name (loops, vectorized, custom) */
+  const char *passes;   /* the pipeline string                       */
+} LpHostInfo;
+
+/// The roofline numbers of the host, measured through the pipeline; a
+/// value <= 0 was not measured and is not written.
+typedef struct {
+  int numDtypes;
+  const char *dtypes[LP_MAX_DTYPES]; /* MLIR spelling             */
+  double peakFlops[LP_MAX_DTYPES];   /* FLOP/s of a large matmul  */
+  double memBw;                      /* bytes/s of a streaming op */
+  double launchUs;                   /* an empty call, us         */
+} LpDeviceNumbers;
+
+/// Fills `info` with this host's CPU model, the MLIR version and the
+/// pipeline's name and passes.
+void lpHostInfoGet(LpHostInfo *info, const char *pipelineName,
+                   const char *passes, int threads);
+
+/// Writes the profile of the measured shapes of `shapes` to `dir` (its
+/// tables/ is rewritten), with the fusion rules copied from `rulesPath`;
+/// false with the reason in `err`. `*rows` receives the rows written.
+bool lpWriteProfile(const char *dir, const LpShapeSet *shapes,
+                    const LpHostInfo *info, const LpDeviceNumbers *device,
+                    const char *rulesPath, size_t *rows, char *err,
+                    size_t size);
+
+#endif /* LATENCY_PROFILE_PROFILE_WRITER_H */

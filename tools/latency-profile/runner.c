@@ -1,0 +1,217 @@
+/*===- runner.c - lower, JIT and time one function (the child process) ----===*
+ *
+ * The work runs in a thread with a 1 GiB stack: the code MLIR generates for
+ * large convolutions keeps big buffers on the stack, which the default 8 MiB
+ * main-thread stack cannot hold. Every failure becomes the one `error` line
+ * the driver reads; the process never prints anything else to stdout.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "runner.h"
+
+#include "buffers.h"
+#include "constants.h"
+#include "mlir_host.h"
+#include "pipelines.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/ExecutionEngine.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef LP_RUNNER_UTILS
+#define LP_RUNNER_UTILS "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so"
+#endif
+
+enum { kLineSize = 1536 };
+
+/* One child's state: the options in, the result line out. */
+typedef struct {
+  const LpRunOptions *options;
+  LpHost host;
+  MlirModule module;
+  char entry[256];
+  LpBuffer *buffers; /* inputs, then results (out-parameters) */
+  intptr_t numInputs, numBuffers;
+  void **descriptors, **args;
+  void (*function)(void **);
+  const char *lowering;
+  int status;
+  char line[kLineSize];
+} Run;
+
+static void fail(Run *run, const char *stage, const char *reason) {
+  char clean[kLineSize - 64];
+  snprintf(clean, sizeof clean, "%s", reason);
+  for (char *c = clean; *c; c++)
+    if (*c == '\n' || *c == '\r')
+      *c = ' ';
+  snprintf(run->line, sizeof run->line, "error %s: %s", stage, clean);
+  run->status = 1;
+}
+
+/* Reads the entry's signature into run->buffers (not yet allocated). */
+static bool readSignature(Run *run, MlirOperation func) {
+  MlirAttribute attr = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("function_type"));
+  MlirType type = mlirTypeAttrGetValue(attr);
+  intptr_t inputs = mlirFunctionTypeGetNumInputs(type);
+  intptr_t results = mlirFunctionTypeGetNumResults(type);
+  run->numInputs = inputs;
+  run->numBuffers = inputs + results;
+  run->buffers = calloc((size_t)run->numBuffers + 1, sizeof *run->buffers);
+  if (!run->buffers)
+    return fail(run, "signature", "out of memory"), false;
+  for (intptr_t i = 0; i < run->numBuffers; i++) {
+    MlirType t = i < inputs ? mlirFunctionTypeGetInput(type, i)
+                            : mlirFunctionTypeGetResult(type, i - inputs);
+    char why[128], text[200];
+    if (!lpBufferFromType(t, &run->buffers[i], why, sizeof why)) {
+      snprintf(text, sizeof text, "%s %d: %s",
+               i < inputs ? "argument" : "result",
+               (int)(i < inputs ? i : i - inputs), why);
+      return fail(run, "signature", text), false;
+    }
+  }
+  return true;
+}
+
+/* Parses the file, finds the entry, reads its signature, marks it for the
+ * C interface and gives elided weights values. */
+static bool loadModule(Run *run) {
+  char err[kLineSize];
+  run->module =
+      lpHostParseFile(&run->host, run->options->file, err, sizeof err);
+  if (mlirModuleIsNull(run->module))
+    return fail(run, "parse", err), false;
+  MlirOperation func = lpFindFunction(run->module, run->options->entry);
+  if (mlirOperationIsNull(func))
+    return fail(run, "entry", "no such function with a body"), false;
+  lpFunctionName(func, run->entry, sizeof run->entry);
+  if (!run->buffers && !readSignature(run, func))
+    return false;
+  mlirOperationSetAttributeByName(
+      func, mlirStringRefCreateFromCString("llvm.emit_c_interface"),
+      mlirUnitAttrGet(run->host.ctx));
+  uint64_t seed = 0x5eed;
+  if (lpRandomizeElidedConstants(run->module, &seed, err, sizeof err) < 0)
+    return fail(run, "weights", err), false;
+  return true;
+}
+
+/* For the crash-containment test: a child asked to measure a kernel of
+ * the type named by $LATENCY_PROFILE_TEST_CRASH dies as a crashing pass
+ * would. */
+static void crashHook(const Run *run) {
+  const char *victim = getenv("LATENCY_PROFILE_TEST_CRASH");
+  if (victim && *victim && run->options->kernelType &&
+      !strcmp(victim, run->options->kernelType))
+    raise(SIGSEGV);
+}
+
+/* Lowers with the pipeline, or with its fallback when it fails. */
+static bool lower(Run *run) {
+  LpPipeline pipeline = lpPipelineResolve(run->options->pipeline);
+  char err[kLineSize];
+  crashHook(run);
+  run->lowering = pipeline.name;
+  if (lpHostRunPipeline(&run->host, run->module, pipeline.passes, err,
+                        sizeof err))
+    return true;
+  if (!pipeline.fallback)
+    return fail(run, "lowering", err), false;
+  mlirModuleDestroy(run->module);
+  run->module = (MlirModule){NULL};
+  if (!loadModule(run))
+    return false;
+  run->lowering = "fallback-loops";
+  if (lpHostRunPipeline(&run->host, run->module, pipeline.fallback, err,
+                        sizeof err))
+    return true;
+  return fail(run, "lowering", err), false;
+}
+
+static bool compile(Run *run) {
+  MlirStringRef libs[1] = {mlirStringRefCreateFromCString(LP_RUNNER_UTILS)};
+  int numLibs = access(LP_RUNNER_UTILS, R_OK) == 0;
+  lpHostClearErrors(&run->host);
+  MlirExecutionEngine jit =
+      mlirExecutionEngineCreate(run->module, 3, numLibs, libs, false, false);
+  if (mlirExecutionEngineIsNull(jit)) {
+    char text[kLineSize];
+    snprintf(text, sizeof text, "cannot JIT the lowered module%s%s",
+             run->host.numErrors ? ": " : "", run->host.errors);
+    return fail(run, "jit", text), false;
+  }
+  char symbol[300];
+  snprintf(symbol, sizeof symbol, "_mlir_ciface_%s", run->entry);
+  run->function = (void (*)(void **))mlirExecutionEngineLookupPacked(
+      jit, mlirStringRefCreateFromCString(symbol));
+  if (!run->function) {
+    mlirExecutionEngineDestroy(jit);
+    return fail(run, "jit", "the entry has no C interface after lowering"),
+           false;
+  }
+  /* the engine lives until the process exits: the function is in it */
+  return true;
+}
+
+static bool allocateBuffers(Run *run) {
+  uint64_t seed = 0x1234567;
+  size_t n = (size_t)run->numBuffers + 1;
+  run->descriptors = calloc(n, sizeof *run->descriptors);
+  run->args = calloc(n, sizeof *run->args);
+  if (!run->descriptors || !run->args)
+    return fail(run, "buffers", "out of memory"), false;
+  for (intptr_t i = 0; i < run->numBuffers; i++) {
+    if (!lpBufferAllocate(&run->buffers[i], &seed))
+      return fail(run, "buffers", "out of memory"), false;
+    run->descriptors[i] = run->buffers[i].descriptor;
+    run->args[i] = &run->descriptors[i];
+  }
+  return true;
+}
+
+static void callOnce(void *context) {
+  Run *run = context;
+  run->function(run->args);
+}
+
+static void *runThread(void *context) {
+  Run *run = context;
+  lpHostCreate(&run->host);
+  if (loadModule(run) && lower(run) && compile(run) && allocateBuffers(run)) {
+    LpTiming t;
+    lpMeasure(callOnce, run, &run->options->timing, &t);
+    snprintf(run->line, sizeof run->line,
+             "ok us=%.9g cv=%.4g reps=%d calls=%ld lowering=%s", t.medianUs,
+             t.cvPct, t.reps, t.calls, run->lowering);
+    run->status = 0;
+  }
+  return NULL;
+}
+
+int lpRunMain(const LpRunOptions *options) {
+  static Run run; /* large; lives as long as the process */
+  memset(&run, 0, sizeof run);
+  run.options = options;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, (size_t)1 << 30);
+  pthread_t thread;
+  if (pthread_create(&thread, &attr, runThread, &run) != 0)
+    runThread(&run);
+  else
+    pthread_join(thread, NULL);
+  pthread_attr_destroy(&attr);
+  printf("%s\n", run.line);
+  fflush(stdout);
+  /* No teardown: the JIT's code and the buffers die with the process, and
+   * LLVM's global destructors have nothing to add to a one-shot child. */
+  _exit(run.status);
+}

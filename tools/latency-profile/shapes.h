@@ -1,0 +1,64 @@
+/*===- shapes.h - the distinct kernel shapes of a set of models -----------===*
+ *
+ * A shape is what a profile row is keyed by: the kernel type and the
+ * fields the pass queries the cost model with (regime keys and axes). Two
+ * kernels of the same shape are measured once. Kernels are found exactly
+ * as annotate-latency finds them (passes/graph.h), with the fusion rules
+ * of the profile being written (or validated).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef LATENCY_PROFILE_SHAPES_H
+#define LATENCY_PROFILE_SHAPES_H
+
+#include "graph.h"
+#include "measure.h"
+#include "mlir_host.h"
+
+#include "latency/costmodel.h"
+
+/// One distinct kernel shape and its measurement.
+typedef struct {
+  char key[700];                   /* type;name=value;...        */
+  char type[192];                  /* kernel type name           */
+  int numFields;                   /* query fields               */
+  char names[LAT_MAX_FIELDS][24];  /* field names, pass order    */
+  char values[LAT_MAX_FIELDS][32]; /* field values as queried    */
+  char axes[160];                  /* the pass's axes text       */
+  char model[256];                 /* first model it was seen in */
+  char loc[192];                   /* its root op's location     */
+  char file[1024];                 /* the cut-out module, or ""  */
+  int uses;                        /* kernels with this shape    */
+  bool skipped;                    /* not measured: see error    */
+  LpMeasurement result;            /* the measurement            */
+} LpShape;
+
+typedef struct {
+  LpShape *items;
+  size_t count, capacity;
+} LpShapeSet;
+
+/// Builds the kernels of function `func` into `*graph` as annotate-latency
+/// does (every argument an input, fusion by `rules`) and describes them;
+/// false when out of memory. Release with latGraphFree.
+bool lpDetectKernels(MlirOperation func, CmProfile rules, LatGraph *graph);
+
+/// Returns the index in `set` of the shape of kernel `k` of `graph`,
+/// adding it when new: its cut-out is written under `kernelDir` (a shape
+/// that cannot be cut out or has nothing to look up is added `skipped`,
+/// with the reason). -1 when out of memory.
+int lpShapeSetAdd(LpShapeSet *set, LpHost *host, const LatGraph *graph, int k,
+                  const char *model, const char *kernelDir);
+
+/// Adds the kernels of every function of the model at `path`; false with
+/// the reason in `err` when it does not parse.
+bool lpShapeSetAddModel(LpShapeSet *set, LpHost *host, CmProfile rules,
+                        const char *path, const char *kernelDir, char *err,
+                        size_t size);
+
+/// Returns the value of field `name` of `shape`, or NULL.
+const char *lpShapeField(const LpShape *shape, const char *name);
+
+/// Releases what `set` owns.
+void lpShapeSetFree(LpShapeSet *set);
+
+#endif /* LATENCY_PROFILE_SHAPES_H */

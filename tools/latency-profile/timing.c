@@ -1,0 +1,98 @@
+/*===- timing.c - repeat a call until its median time is stable -----------===*
+ *
+ * One repetition is a batch of calls lasting at least `repSeconds` (about
+ * 50 ms), so clock resolution and the cost of reading the clock vanish;
+ * the answer is the median over repetitions of the time per call, and the
+ * coefficient of variation says how noisy the host was.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "timing.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { kMaxReps = 400 };
+
+double lpNow(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int compareDoubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(const double *values, int n) {
+  double sorted[kMaxReps];
+  memcpy(sorted, values, (size_t)n * sizeof *values);
+  qsort(sorted, (size_t)n, sizeof *sorted, compareDoubles);
+  return n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+static double cvPercent(const double *values, int n) {
+  double mean = 0, var = 0;
+  for (int i = 0; i < n; i++)
+    mean += values[i] / n;
+  for (int i = 0; i < n; i++)
+    var += (values[i] - mean) * (values[i] - mean) / (n > 1 ? n - 1 : 1);
+  return mean > 0 ? 100 * sqrt(var) / mean : 0;
+}
+
+/* Seconds per call of one batch of `calls` calls. */
+static double timeBatch(void (*call)(void *), void *context, long calls) {
+  double start = lpNow();
+  for (long i = 0; i < calls; i++)
+    call(context);
+  return (lpNow() - start) / (double)calls;
+}
+
+/* Warms up (first call: page faults, lazy binding), then times batches of
+ * growing size until one lasts `repSeconds` / 8; returns how many calls
+ * make one repetition last `repSeconds`. A function that alone lasts a
+ * whole repetition has its one timed call kept as the first sample. */
+static long warmUp(void (*call)(void *), void *context, double repSeconds,
+                   double *firstSample) {
+  call(context);
+  long calls = 1;
+  double perCall = timeBatch(call, context, calls);
+  *firstSample = perCall >= repSeconds ? perCall * 1e6 : -1;
+  while (perCall * (double)calls < repSeconds / 8 && calls < (1L << 30)) {
+    calls *= 8;
+    perCall = timeBatch(call, context, calls);
+  }
+  double wanted = perCall > 0 ? ceil(repSeconds / perCall) : 1;
+  return wanted < 1 ? 1 : wanted > 1e9 ? 1000000000L : (long)wanted;
+}
+
+/* True when repetitions can stop: enough of them and a stable CV, or the
+ * time is up (with at least three, for a median and a spread). */
+static bool done(const double *samples, int n, double elapsed,
+                 const LpTimingOptions *o) {
+  if (n < 3 || (n < o->minReps && elapsed < o->maxSeconds))
+    return false;
+  return cvPercent(samples, n) <= o->targetCv * 100 || elapsed >= o->maxSeconds;
+}
+
+void lpMeasure(void (*call)(void *), void *context,
+               const LpTimingOptions *options, LpTiming *out) {
+  double samples[kMaxReps], first;
+  long calls = warmUp(call, context, options->repSeconds, &first);
+  double start = lpNow();
+  int n = 0;
+  if (first > 0)
+    samples[n++] = first;
+  while (n < kMaxReps) {
+    samples[n++] = timeBatch(call, context, calls) * 1e6;
+    if (done(samples, n, lpNow() - start, options))
+      break;
+  }
+  out->medianUs = median(samples, n);
+  out->cvPct = cvPercent(samples, n);
+  out->reps = n;
+  out->calls = calls;
+}

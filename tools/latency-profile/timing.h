@@ -1,0 +1,31 @@
+/*===- timing.h - repeat a call until its median time is stable -----------===*/
+#ifndef LATENCY_PROFILE_TIMING_H
+#define LATENCY_PROFILE_TIMING_H
+
+/// How long and how often to measure.
+typedef struct {
+  double repSeconds; /* a repetition calls the function for at least this  */
+  double maxSeconds; /* stop adding repetitions after this much timing     */
+  int minReps;       /* at least this many repetitions                     */
+  double targetCv;   /* stop once the coefficient of variation is below it */
+} LpTimingOptions;
+
+/// What a measurement found: the median time of one call over the
+/// repetitions, and their spread.
+typedef struct {
+  double medianUs; /* median over repetitions of (repetition time / calls) */
+  double cvPct;    /* standard deviation / mean of those, in percent       */
+  int reps;        /* repetitions taken                                    */
+  long calls;      /* calls per repetition                                 */
+} LpTiming;
+
+/// Returns the seconds of the monotonic clock.
+double lpNow(void);
+
+/// Measures `call(context)`: a warm-up, then repetitions of `calls` calls
+/// each (enough to last `repSeconds`) until at least `minReps` were taken
+/// and their CV is below `targetCv`, or `maxSeconds` of timing have passed.
+void lpMeasure(void (*call)(void *context), void *context,
+               const LpTimingOptions *options, LpTiming *out);
+
+#endif /* LATENCY_PROFILE_TIMING_H */

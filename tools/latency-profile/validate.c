@@ -1,0 +1,261 @@
+/*===- validate.c - latency-profile --validate --profile DIR MODEL... -----===*
+ *
+ * For each model: the pass predicts it (Debian's mlir-opt with the plugin
+ * and `profile=DIR`, so what is checked is exactly what users run), the
+ * annotated IR is read back (latency.total_us, latency.estimate per kernel
+ * root), the whole model is measured in a child through the profile's
+ * pipeline, and each distinct kernel is measured in isolation as
+ * `--out` would measure it. A model that fails at any step gets its
+ * reason and the others go on.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "commands.h"
+
+#include "files.h"
+#include "spawn.h"
+#include "timing.h"
+#include "validate.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef LP_MLIR_OPT
+#define LP_MLIR_OPT "/usr/lib/llvm-22/bin/mlir-opt"
+#endif
+
+typedef struct {
+  const LpOptions *o;
+  char pipeline[4096]; /* the profile's pipeline (name or passes) */
+  char plugin[4200];   /* LatencyPlugin.so beside this binary     */
+  char work[64];       /* scratch directory                       */
+  CmProfile rules;     /* the profile's fusion rules, for detection */
+  LpHost host;
+  LpShapeSet shapes; /* kernels of every model, shared            */
+} Validation;
+
+/* The plugin: ../lib/LatencyPlugin.so from this binary (build tree and
+ * installed layout alike). */
+static bool findPlugin(char *out, size_t size) {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0)
+    return false;
+  self[n] = '\0';
+  snprintf(out, size, "%s/../lib/LatencyPlugin.so", dirname(self));
+  return access(out, R_OK) == 0;
+}
+
+/* The pipeline the profile was measured with: its name when built in,
+ * else its pass string; "loops" for a profile that does not say. */
+static void profilePipeline(const char *dir, char *out, size_t size) {
+  char path[4200], name[64];
+  snprintf(path, sizeof path, "%s/device.csv", dir);
+  if (!lpReadKeyValue(path, "pipeline", name, sizeof name))
+    snprintf(name, sizeof name, "loops");
+  if ((strcmp(name, "loops") && strcmp(name, "vectorized")) &&
+      lpReadKeyValue(path, "pipeline_passes", out, size))
+    return;
+  snprintf(out, size, "%s", name);
+}
+
+/* Runs the pass on the model through mlir-opt; writes the annotated IR. */
+static bool predict(Validation *v, const char *model, const char *annotated,
+                    char *err, size_t size) {
+  char pipeline[4400], plugin[4300], log[200];
+  snprintf(pipeline, sizeof pipeline,
+           "--pass-pipeline=builtin.module(annotate-latency{profile=%s})",
+           v->o->profileDir);
+  snprintf(plugin, sizeof plugin, "--load-pass-plugin=%s", v->plugin);
+  snprintf(log, sizeof log, "%s/predict.log", v->work);
+  char *argv[] = {"mlir-opt",        plugin, pipeline, (char *)model, "-o",
+                  (char *)annotated, NULL};
+  LpChild child;
+  if (!lpSpawn(LP_MLIR_OPT, argv, log, v->o->timeout, &child, err, size))
+    return false;
+  if (child.exitStatus == 0)
+    return true;
+  FILE *in = fopen(log, "r");
+  char line[600] = "";
+  if (in) {
+    if (!fgets(line, sizeof line, in))
+      line[0] = '\0';
+    fclose(in);
+  }
+  line[strcspn(line, "\n")] = '\0';
+  snprintf(err, size, "the pass failed: %s", line[0] ? line : "no output");
+  return false;
+}
+
+static double dictNumber(MlirAttribute dict, const char *name, double dflt) {
+  MlirAttribute a = mlirDictionaryAttrGetElementByName(
+      dict, mlirStringRefCreateFromCString(name));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAFloat(a)
+             ? mlirFloatAttrGetValueDouble(a)
+             : dflt;
+}
+
+/* Reads kernel `k`'s estimate off its root op in the annotated IR. */
+static void readKernel(const LatGraph *g, int k, LpValidatedKernel *out) {
+  const LatKernel *kk = &g->kernels[k];
+  MlirOperation root = g->nodes[kk->root].op;
+  MlirAttribute est = mlirOperationGetDiscardableAttributeByName(
+      root, mlirStringRefCreateFromCString("latency.estimate"));
+  memset(out, 0, sizeof *out);
+  out->id = k;
+  out->shape = -1;
+  snprintf(out->type, sizeof out->type, "%s", kk->type);
+  snprintf(out->axes, sizeof out->axes, "%s", kk->axes);
+  snprintf(out->source, sizeof out->source, "unknown");
+  out->count = 1;
+  if (mlirAttributeIsNull(est) || !mlirAttributeIsADictionary(est))
+    return;
+  out->predictedUs = dictNumber(est, "us", 0);
+  out->count = dictNumber(est, "count", 1);
+  MlirAttribute source = mlirDictionaryAttrGetElementByName(
+      est, mlirStringRefCreateFromCString("source"));
+  if (!mlirAttributeIsNull(source) && mlirAttributeIsAString(source)) {
+    MlirStringRef s = mlirStringAttrGetValue(source);
+    snprintf(out->source, sizeof out->source, "%.*s", (int)s.length, s.data);
+  }
+}
+
+/* Reads the prediction of the annotated model and adds its kernels'
+ * shapes to v->shapes (cut-outs under the scratch directory). */
+static bool readPrediction(Validation *v, const char *annotated,
+                           LpValidatedModel *m, char *err, size_t size) {
+  MlirModule module = lpHostParseFile(&v->host, annotated, err, size);
+  if (mlirModuleIsNull(module))
+    return false;
+  MlirOperation func = lpFindFunction(module, v->o->entry);
+  LatGraph graph;
+  bool ok = !mlirOperationIsNull(func);
+  if (!ok)
+    snprintf(err, size, "no function %s with a body",
+             v->o->entry ? v->o->entry : "");
+  ok = ok && lpDetectKernels(func, v->rules, &graph);
+  if (ok) {
+    MlirAttribute total = mlirOperationGetDiscardableAttributeByName(
+        func, mlirStringRefCreateFromCString("latency.total_us"));
+    m->predictedUs = !mlirAttributeIsNull(total) && mlirAttributeIsAFloat(total)
+                         ? mlirFloatAttrGetValueDouble(total)
+                         : 0;
+    m->kernels = calloc(graph.numKernels + 1, sizeof *m->kernels);
+    for (size_t k = 0; m->kernels && k < graph.numKernels; k++) {
+      readKernel(&graph, (int)k, &m->kernels[k]);
+      m->kernels[k].shape = lpShapeSetAdd(&v->shapes, &v->host, &graph, (int)k,
+                                          lpBaseName(m->path), v->work);
+    }
+    m->numKernels = m->kernels ? graph.numKernels : 0;
+    latGraphFree(&graph);
+  }
+  mlirModuleDestroy(module);
+  return ok;
+}
+
+/* Predicts, reads back and measures one whole model. */
+static void validateModel(Validation *v, size_t index, LpValidatedModel *m) {
+  char annotated[200], log[200];
+  snprintf(annotated, sizeof annotated, "%s/annotated-%zu.mlir", v->work,
+           index);
+  printf("%s: predicting and measuring the whole model\n", lpBaseName(m->path));
+  fflush(stdout);
+  if (!predict(v, m->path, annotated, m->error, sizeof m->error) ||
+      !readPrediction(v, annotated, m, m->error, sizeof m->error))
+    return;
+  unlink(annotated);
+  LpMeasureConfig config;
+  lpKernelConfig(&config, v->pipeline, 0, 1, v->o->timeout);
+  config.maxSeconds = v->o->budget > 0 ? v->o->budget / 4 : 10;
+  snprintf(log, sizeof log, "%s/model-%zu.log", v->work, index);
+  lpMeasureFile(&config, m->path, v->o->entry, NULL, log, &m->whole);
+  if (!m->whole.ok)
+    snprintf(m->error, sizeof m->error, "%s", m->whole.error);
+  else
+    unlink(log);
+}
+
+static bool setUp(Validation *v, const LpOptions *o) {
+  memset(v, 0, sizeof *v);
+  v->o = o;
+  CmError e;
+  char dir[4096];
+  if (!findPlugin(v->plugin, sizeof v->plugin)) {
+    fprintf(stderr, "latency-profile: LatencyPlugin.so not found at %s\n",
+            v->plugin);
+    return false;
+  }
+  if (!cmProfileFindDir(o->profileDir, dir, sizeof dir, &e) ||
+      cmProfileCreateFromDirWithoutTables(dir, &v->rules, &e) != CM_OK) {
+    fprintf(stderr, "latency-profile: profile: %s\n", e.message);
+    return false;
+  }
+  if (o->pipeline)
+    snprintf(v->pipeline, sizeof v->pipeline, "%s", o->pipeline);
+  else
+    profilePipeline(dir, v->pipeline, sizeof v->pipeline);
+  snprintf(v->work, sizeof v->work, "/tmp/latency-validate-XXXXXX");
+  if (!mkdtemp(v->work)) {
+    fprintf(stderr, "latency-profile: cannot create a scratch directory\n");
+    cmProfileDestroy(v->rules);
+    return false;
+  }
+  lpHostCreate(&v->host);
+  return true;
+}
+
+/* Removes the scratch directory unless something failed in it (its logs
+ * and cut-outs are then kept, and named). */
+static void tearDown(Validation *v, bool keep) {
+  if (keep)
+    printf("kept the logs and cut-outs of what failed in %s\n", v->work);
+  else {
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf '%s'", v->work);
+    if (system(command) != 0)
+      fprintf(stderr, "latency-profile: could not remove %s\n", v->work);
+  }
+  lpHostDestroy(&v->host);
+  cmProfileDestroy(v->rules);
+  lpShapeSetFree(&v->shapes);
+}
+
+int lpValidateMain(const LpOptions *o) {
+  Validation v;
+  if (!setUp(&v, o))
+    return 1;
+  LpValidatedModel *models = calloc((size_t)o->numModels, sizeof *models);
+  bool failed = !models;
+  for (int i = 0; models && i < o->numModels; i++) {
+    models[i].path = o->models[i];
+    validateModel(&v, (size_t)i, &models[i]);
+    failed |= models[i].error[0] != '\0';
+  }
+  if (models && o->isolated) {
+    printf("measuring the %zu distinct kernels in isolation\n", v.shapes.count);
+    LpMeasureConfig config;
+    lpKernelConfig(&config, v.pipeline, o->budget, v.shapes.count, o->timeout);
+    lpMeasureShapes(&v.shapes, &config, v.work);
+  }
+  if (models) {
+    lpPrintValidation(models, (size_t)o->numModels, &v.shapes);
+    if (o->jsonPath &&
+        !lpWriteValidationJson(o->jsonPath, o->profileDir, v.pipeline, models,
+                               (size_t)o->numModels, &v.shapes)) {
+      fprintf(stderr, "latency-profile: cannot write %s\n", o->jsonPath);
+      failed = true;
+    }
+  }
+  bool keep = failed;
+  for (size_t i = 0; i < v.shapes.count; i++)
+    keep |= !v.shapes.items[i].skipped && !v.shapes.items[i].result.ok;
+  for (int i = 0; models && i < o->numModels; i++)
+    free(models[i].kernels);
+  free(models);
+  tearDown(&v, keep);
+  return failed ? 1 : 0;
+}
