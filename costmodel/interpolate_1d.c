@@ -19,8 +19,14 @@
 /* The rule's regulariser: keeps a zero check error from taking all weight. */
 static const double kWeightFloor = 0.001;
 
-static double lerp(const CmLinePoint *lo, const CmLinePoint *hi, double t) {
-  return lo->y + (t - lo->t) / (hi->t - lo->t) * (hi->y - lo->y);
+/* The line's value at raw axis value x (transformed: t). Where the transform
+ * maps both ends to one double (log of 9e14 + 2 and 9e14 + 4), the raw
+ * values place x instead of dividing by zero. */
+static double lerp(const CmLinePoint *lo, const CmLinePoint *hi, double x,
+                   double t) {
+  double f = hi->t > lo->t ? (t - lo->t) / (hi->t - lo->t)
+                           : (x - lo->x) / (hi->x - lo->x);
+  return lo->y + f * (hi->y - lo->y);
 }
 
 /* Predicts the measured point `s` (axis values `sx`, latency `sy`) by the
@@ -32,7 +38,7 @@ static void checkPoint(const CmLineIndex *index, int a, const double *sx,
   const CmLinePoint *lo, *hi;
   if (!cmLineBracket(line, sx[a], &lo, &hi))
     return;
-  *sum += fabs(log(lerp(lo, hi, st) / sy));
+  *sum += fabs(log(lerp(lo, hi, sx[a], st) / sy));
   (*count)++;
 }
 
@@ -86,7 +92,7 @@ bool cmInterpolate1D(CmGroup *g, const double *q, const double *tq,
     c->axis = a;
     c->lo = lo->x;
     c->hi = hi->x;
-    c->value = lerp(lo, hi, tq[a]);
+    c->value = lerp(lo, hi, q[a], tq[a]);
     out->counts.filtered += ownLines[a].count;
   }
   out->numLines = numCandidates;

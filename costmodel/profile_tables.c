@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kMaxKernelsPerTable = 32, kRegimeKeySize = 512 };
+/* kRegimeValueMax and kRegimeKeySize match the query side (estimate.c). */
+enum { kMaxKernelsPerTable = 32, kRegimeValueMax = 127, kRegimeKeySize = 512 };
 
 /* Column positions of one kernel's policy within one table. */
 typedef struct {
@@ -104,48 +105,68 @@ static CmStatus kernelColumns(TableReader *r, const char *kernel, size_t line,
   return CM_OK;
 }
 
-/* Joins the canonical regime values of a row with '\x1f'. */
-static void regimeKeyOf(const CmPolicy *policy, const int *columns,
+/* Joins the canonical regime values of a row with '\x1f' into `key`; false
+ * when one is longer than kRegimeValueMax bytes or all are longer than
+ * kRegimeKeySize - 1 (a query's key is built the same way, estimate.c). */
+static bool regimeKeyOf(const CmPolicy *policy, const int *columns,
                         char **fields, char *key) {
   size_t used = 0;
   key[0] = '\0';
   for (int i = 0; i < policy->numRegime; i++) {
-    char value[128];
+    char value[kRegimeValueMax + 2];
     cmCanonicalRegimeValue(policy->regime[i], fields[columns[i]], value,
                            sizeof value);
+    if (strlen(value) > kRegimeValueMax)
+      return false;
     used += (size_t)snprintf(key + used, kRegimeKeySize - used, "%s%s",
                              i ? "\x1f" : "", value);
     if (used >= kRegimeKeySize)
-      used = kRegimeKeySize - 1;
+      return false;
   }
+  return true;
 }
 
-/* The group of a row: the last row's when kernel and raw regime cells are
- * the same (canonicalising numbers with %.17g is the cost of loading). */
-static CmGroup *groupOfRow(TableReader *r, const KernelColumns *k,
-                           char **fields) {
+/* Sets `*out` to the group of a row: the last row's when kernel and raw
+ * regime cells are the same (canonicalising numbers with %.17g is the cost
+ * of loading); a format error when its regime values are too long. */
+static CmStatus groupOfRow(TableReader *r, const KernelColumns *k,
+                           char **fields, size_t line, CmGroup **out,
+                           CmError *err) {
   char raw[kRegimeKeySize];
   size_t used = 0;
+  bool cacheable = true; /* raw cells fit: they name the regime */
   for (int i = 0; i < k->policy->numRegime; i++) {
     const char *cell = fields[k->regimeColumn[i]];
     size_t n = strlen(cell);
-    if (used + n + 2 > sizeof raw)
-      break; /* an absurd regime: compared truncated, canonicalised fully */
+    if (used + n + 2 > sizeof raw) {
+      cacheable = false; /* "1.000...0" may still canonicalise short */
+      break;
+    }
     memcpy(raw + used, cell, n);
     used += n;
     raw[used++] = '\x1f';
   }
   raw[used] = '\0';
-  if (r->lastGroup && r->lastKernel == k && !strcmp(raw, r->lastRegime))
-    return r->lastGroup;
+  if (cacheable && r->lastGroup && r->lastKernel == k &&
+      !strcmp(raw, r->lastRegime)) {
+    *out = r->lastGroup;
+    return CM_OK;
+  }
   char key[kRegimeKeySize];
-  regimeKeyOf(k->policy, k->regimeColumn, fields, key);
+  if (!regimeKeyOf(k->policy, k->regimeColumn, fields, key))
+    return cmErrorSet(err, CM_ERR_FORMAT,
+                      "%s:%zu: regime values longer than %d bytes (or %d "
+                      "together)",
+                      r->name, line, kRegimeValueMax, kRegimeKeySize - 1);
   CmGroup *g =
       cmGroupSetFind(&r->profile->groups, k->kernel, key, k->policy, true);
+  if (!g)
+    return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
   r->lastKernel = k;
-  r->lastGroup = g;
+  r->lastGroup = cacheable ? g : NULL;
   snprintf(r->lastRegime, sizeof r->lastRegime, "%s", raw);
-  return g;
+  *out = g;
+  return CM_OK;
 }
 
 static CmStatus readRow(void *context, char **fields, size_t n, size_t line,
@@ -184,9 +205,9 @@ static CmStatus readRow(void *context, char **fields, size_t n, size_t line,
     return cmErrorSet(err, CM_ERR_FORMAT,
                       "%s:%zu: column 'latency_us': '%.40s' is not a number",
                       r->name, line, cell);
-  CmGroup *g = groupOfRow(r, k, fields);
-  if (!g)
-    return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+  CmGroup *g;
+  if ((status = groupOfRow(r, k, fields, line, &g, err)) != CM_OK)
+    return status;
   if (!isfinite(latency) || latency <= 0) {
     g->numDropped++;
     r->profile->numDropped++;

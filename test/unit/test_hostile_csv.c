@@ -100,14 +100,70 @@ TEST(no_header_is_reported_as_missing_columns) {
 TEST(one_megabyte_field_does_not_crash) {
   size_t n = 1 << 20;
   char *table = malloc(n + 128);
-  strcpy(table, "kernel,dtype,m,n,k,latency_us\nmatmul,");
+  strcpy(table, "kernel,dtype,m,n,k,latency_us,note\nmatmul,bf16,1,1,1,2,");
   size_t used = strlen(table);
   memset(table + used, 'b', n);
-  strcpy(table + used + n, ",1,1,1,2\n");
+  strcpy(table + used + n, "\n");
   char msg[600];
-  /* A 1 MB regime value is odd but valid: it loads. */
+  /* A 1 MB metadata cell is odd but valid: it loads. */
   CHECK(loadTable("bigfield", table, msg, sizeof msg) == CM_OK);
+  /* As a regime value it is too long (see the next test). */
+  strcpy(table, "kernel,dtype,m,n,k,latency_us,note\nmatmul,");
+  used = strlen(table);
+  memset(table + used, 'b', n);
+  strcpy(table + used + n, ",1,1,1,2,x\n");
+  CHECK(loadTable("bigregime", table, msg, sizeof msg) == CM_ERR_FORMAT);
+  CHECK(strstr(msg, "tables/t.csv:2: regime values longer than") != NULL);
   free(table);
+}
+
+/* Found by fuzz_profile_load: a regime value was cut to 127 bytes inside
+ * the group key, so values agreeing on those merged and a point's value
+ * (here all digits once cut) no longer named its group. */
+TEST(regime_values_longer_than_127_bytes_are_errors) {
+  char table[512], value[200];
+  memset(value, '2', 130);
+  strcpy(value + 130, "bf16");
+  snprintf(table, sizeof table,
+           "kernel,dtype,m,n,k,latency_us\nmatmul,bf16,1,32,32,2.58\n"
+           "matmul,%s,1,64,32,2.65\n",
+           value);
+  EXPECT_ERROR("longregime", table,
+               "tables/t.csv:3: regime values longer than 127 bytes (or 511 "
+               "together)");
+  value[127] = '\0'; /* 127 bytes are fine */
+  snprintf(table, sizeof table,
+           "kernel,dtype,m,n,k,latency_us\nmatmul,%sx,1,64,32,2.65\n",
+           value + 1);
+  char msg[600];
+  CHECK(loadTable("longregimeok", table, msg, sizeof msg) == CM_OK);
+}
+
+/* Found while fixing the above: rows whose raw regime cells did not fit the
+ * last-row cache (600-digit spellings of 1 and 2) joined the previous row's
+ * group. */
+TEST(long_regime_spellings_keep_their_own_group) {
+  char table[2048] = "kernel,dtype,m,n,k,latency_us\n", zeros[601];
+  memset(zeros, '0', 600);
+  zeros[600] = '\0';
+  for (int d = 1; d <= 2; d++)
+    snprintf(table + strlen(table), sizeof table - strlen(table),
+             "matmul,%d.%s,1,1,1,%d\n", d, zeros, d + 1);
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/longspelling", scratch);
+  CHECK(testMakeProfile(dir, NULL, table));
+  CmProfile p;
+  CHECK(testLoadProfile(dir, &p));
+  for (int d = 1; d <= 2; d++) {
+    char dtype[4];
+    snprintf(dtype, sizeof dtype, "%d", d);
+    CmField fields[] = {{"dtype", dtype}, {"m", "1"}, {"n", "1"}, {"k", "1"}};
+    CmQuery q = {"matmul", fields, 4, -1, -1};
+    CmEstimate e;
+    CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+    CHECK(e.source == CM_SOURCE_MEASURED && e.latencyUs == d + 1);
+  }
+  cmProfileDestroy(p);
 }
 
 /* Found by fuzz_profile_load: 0x1f joins a group's regime values, so a cell
@@ -154,6 +210,30 @@ TEST(axis_outside_its_transform_domain_is_an_error) {
       fprintf(stderr, "message was: %s\n", msg);
     CHECK(strstr(msg, tables[i][1]) != NULL);
   }
+}
+
+/* Found while fuzzing (by reading interpolate_1d.c): log maps m = 9e14 + 2
+ * and 9e14 + 4 to one double, and the 1D rule divided by their difference,
+ * answering NaN "interpolated". The raw values place the query instead. */
+TEST(transform_collapsing_two_points_still_interpolates) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/collapse", scratch);
+  CHECK(testMakeProfile(dir,
+                        "kernel,axes,regime,transform\n"
+                        "matmul,m n k,dtype,m:log\n",
+                        "kernel,dtype,m,n,k,latency_us\n"
+                        "matmul,bf16,900000000000002,32,32,2\n"
+                        "matmul,bf16,900000000000004,32,32,3\n"));
+  CmProfile p;
+  CHECK(testLoadProfile(dir, &p));
+  CmField fields[] = {
+      {"dtype", "bf16"}, {"m", "900000000000003"}, {"n", "32"}, {"k", "32"}};
+  CmQuery q = {"matmul", fields, 4, -1, -1};
+  CmEstimate e;
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  CHECK(e.source == CM_SOURCE_INTERPOLATED && e.method == CM_METHOD_LINEAR_1D);
+  CHECK(e.latencyUs == 2.5);
+  cmProfileDestroy(p);
 }
 
 /* Loading by query must read every table a whole load answers from, however
@@ -219,10 +299,13 @@ int main(int argc, char **argv) {
                    T(ragged_rows_are_errors),
                    T(no_header_is_reported_as_missing_columns),
                    T(one_megabyte_field_does_not_crash),
+                   T(regime_values_longer_than_127_bytes_are_errors),
+                   T(long_regime_spellings_keep_their_own_group),
                    T(regime_value_with_key_separator_is_an_error),
                    T(nul_byte_in_a_field_is_an_error),
                    T(axis_outside_its_transform_domain_is_an_error),
                    T(odd_spellings_load_by_query_as_a_whole_load),
+                   T(transform_collapsing_two_points_still_interpolates),
                    T(unknown_kernel_without_policy_is_explained),
                    T(missing_device_file_is_io_error));
 }

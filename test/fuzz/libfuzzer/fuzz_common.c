@@ -58,12 +58,31 @@ void fuzzCheckSame(const char *what, const CmEstimate *a, const CmEstimate *b) {
     fail(what, a, b);
 }
 
-/* A table answer is a number; every confidence lies in [0, 1]. */
+/* Never extrapolates: an interpolated answer lies between the values it
+ * combines (its lines' for weighted-1d, else its corners'), up to rounding. */
+static void checkBetween(const CmEstimate *e) {
+  double lo = INFINITY, hi = -INFINITY;
+  if (e->method == CM_METHOD_WEIGHTED_1D)
+    for (int i = 0; i < e->numLines; i++)
+      lo = fmin(lo, e->lines[i].value), hi = fmax(hi, e->lines[i].value);
+  else
+    for (int i = 0; i < e->numCorners; i++)
+      lo = fmin(lo, e->corners[i].latencyUs),
+      hi = fmax(hi, e->corners[i].latencyUs);
+  double slack = 1e-9 * fmax(fabs(lo), fabs(hi));
+  if (!(e->latencyUs >= lo - slack && e->latencyUs <= hi + slack))
+    fail("an interpolated answer lies outside what it combines", e, NULL);
+}
+
+/* A table answer is a number within its corners; every confidence lies in
+ * [0, 1]. */
 static void checkAnswer(const CmEstimate *e, bool saneTables) {
   bool fromTable =
       e->source == CM_SOURCE_MEASURED || e->source == CM_SOURCE_INTERPOLATED;
   if (saneTables && fromTable && !isfinite(e->latencyUs))
     fail("a measured or interpolated answer is not a finite number", e, NULL);
+  if (saneTables && e->source == CM_SOURCE_INTERPOLATED)
+    checkBetween(e);
   if (!(e->confidence >= 0 && e->confidence <= 1))
     fail("confidence outside [0, 1]", e, NULL);
 }

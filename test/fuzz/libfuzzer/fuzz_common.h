@@ -3,7 +3,8 @@
  * A fuzz query owns its strings, so it outlives the CmPoint or input bytes
  * it was made from. The checks turn the cost model's documented promises
  * into crashes a fuzzer can find: the text and prepared APIs give identical
- * answers, a measured or interpolated answer is a number.
+ * answers, a measured or interpolated answer is a number, and an
+ * interpolated one lies between the values it combines.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef LATENCY_FUZZ_COMMON_H
@@ -38,10 +39,10 @@ void fuzzCheckSame(const char *what, const CmEstimate *a, const CmEstimate *b);
 
 /// Estimates `q` on `profile` through the text API, with interpolation on
 /// and off, and through the prepared API; checks that a measured or
-/// interpolated answer is a number (`saneTables`: the tables' axes and
-/// latencies are within 1e15, so overflow cannot excuse a NaN) and that both
-/// APIs agree. Writes the text API's answer (interpolation on) to `*out`
-/// and returns its status.
+/// interpolated answer is a number between the values it combines
+/// (`saneTables`: the tables' axes and latencies are within 1e15, so
+/// overflow cannot excuse it) and that both APIs agree. Writes the text API's
+/// answer (interpolation on) to `*out` and returns its status.
 CmStatus fuzzEstimate(CmProfile profile, const FuzzQuery *q, bool saneTables,
                       CmEstimate *out);
 
