@@ -141,12 +141,43 @@ static void annotateKernel(MlirContext ctx, const LatGraph *g,
       mlirDictionaryAttrGet(ctx, numFields, fields));
 }
 
+/* Writes `latency.fusion` on each kernel root that consumes a fusion edge:
+ * an array of {producer, fused_us, unfused_us, gain_us, why [, at]}. */
+static void annotateFusion(MlirContext ctx, const LatGraph *g) {
+  MlirType f64 = mlirF64TypeGet(ctx), i64 = mlirIntegerTypeGet(ctx, 64);
+  MlirAttribute *entries = malloc((g->numEdges + 1) * sizeof *entries);
+  for (size_t k = 0; entries && k < g->numKernels; k++) {
+    intptr_t n = 0;
+    for (size_t i = 0; i < g->numEdges; i++) {
+      const LatFusionEdge *e = &g->edges[i];
+      if (e->consumer != (int)k)
+        continue;
+      MlirNamedAttribute fields[] = {
+          named(ctx, "producer", mlirIntegerAttrGet(i64, e->producer)),
+          named(ctx, "fused_us", mlirFloatAttrDoubleGet(ctx, f64, e->fusedUs)),
+          named(ctx, "unfused_us",
+                mlirFloatAttrDoubleGet(ctx, f64, e->unfusedUs)),
+          named(ctx, "gain_us", mlirFloatAttrDoubleGet(ctx, f64, e->gainUs)),
+          named(ctx, "why", mlirStringAttrGet(ctx, str(e->why))),
+          named(ctx, "at", mlirStringAttrGet(ctx, str(e->at))),
+      };
+      entries[n++] = mlirDictionaryAttrGet(ctx, 5 + (e->at[0] != '\0'), fields);
+    }
+    if (n)
+      mlirOperationSetDiscardableAttributeByName(
+          g->nodes[g->kernels[k].root].op, str("latency.fusion"),
+          mlirArrayAttrGet(ctx, n, entries));
+  }
+  free(entries);
+}
+
 /* What estimating the functions of one module shares. */
 typedef struct {
   CmProfile profile;
   const CmOptions *options;
   LatFunctionReport *fns;
   long count;
+  LatFusionContext fusion; /* for the gains of fusion edges */
 } Estimation;
 
 enum { kToDo, kUnderWay, kDone };
@@ -248,10 +279,14 @@ static void estimateFunction(Estimation *e, LatFunctionReport *fn) {
       callees[i] = callee;
   }
   latGraphResolveCounts(&fn->graph);
+  if (!latFusionAnalyze(&e->fusion, &fn->graph))
+    latEmitWarning(mlirOperationGetLocation(fn->func),
+                   "latency: out of memory: fusion gains incomplete");
   for (size_t i = 0; i < fn->graph.numKernels; i++) {
     account(fn, &fn->graph.kernels[i], callees ? callees[i] : NULL);
     annotateKernel(ctx, &fn->graph, &fn->graph.kernels[i]);
   }
+  annotateFusion(ctx, &fn->graph);
   free(callees);
   tagKernelIds(ctx, &fn->graph);
   mlirOperationSetDiscardableAttributeByName(
@@ -277,7 +312,7 @@ static long buildFunctions(MlirOperation module, bool fusion,
   for (size_t i = 0; i < n; i++) {
     functionName(fns[i].func, fns[i].name, sizeof fns[i].name);
     MlirRegion body = mlirOperationGetRegion(fns[i].func, 0);
-    if (!latGraphBuild(body, inputs, &fns[i].graph)) {
+    if (!latGraphBuild(body, inputs, false, &fns[i].graph)) {
       for (size_t j = 0; j < i; j++)
         latGraphFree(&fns[j].graph);
       free(fns);
@@ -309,6 +344,54 @@ static bool resolvePrecision(MlirOperation module, const char *precision,
   return false;
 }
 
+typedef enum { kFusionRules, kFusionNone, kFusionGreedy } FusionMode;
+
+/* The `fusion=` option; false (with an error at the module) for a value
+ * it does not know. */
+static bool resolveFusion(MlirOperation module, const char *text,
+                          FusionMode *mode) {
+  static const struct {
+    const char *text;
+    FusionMode mode;
+  } known[] = {{"", kFusionRules},       {"rules", kFusionRules},
+               {"true", kFusionRules},   {"1", kFusionRules},
+               {"false", kFusionNone},   {"0", kFusionNone},
+               {"greedy", kFusionGreedy}};
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    if (!strcmp(text ? text : "", known[i].text)) {
+      *mode = known[i].mode;
+      return true;
+    }
+  char message[160];
+  snprintf(message, sizeof message,
+           "latency: unknown fusion '%.40s' (expected rules, false or greedy)",
+           text);
+  mlirEmitError(mlirOperationGetLocation(module), message);
+  return false;
+}
+
+/* fusion=greedy for every function, after their tables are loaded; a
+ * remark at each says what the greedy partition predicts against the
+ * profile's rules. */
+static bool partitionGreedily(const LatFusionContext *context,
+                              LatFunctionReport *fns, long n) {
+  for (long i = 0; i < n; i++) {
+    LatPartitionComparison *p = &fns[i].partition;
+    if (!latGreedyPartition(context, &fns[i].graph,
+                            mlirOperationGetRegion(fns[i].func, 0), p))
+      return false;
+    fns[i].greedy = true;
+    char text[300];
+    snprintf(text, sizeof text,
+             "latency: fusion=greedy: %.3f us in %zu kernels; the profile's "
+             "rules: %.3f us in %zu kernels; single-op kernels: %.3f us",
+             p->greedyUs, fns[i].graph.numKernels, p->rulesUs, p->rulesKernels,
+             p->singleOpUs);
+    latEmitRemark(mlirOperationGetLocation(fns[i].func), text);
+  }
+  return true;
+}
+
 /* With `inputs=`, says at the function how many ops folded away because
  * they compute on weights and constants only (they run once, offline). */
 static void remarkWeightsFolded(const LatFunctionReport *fn) {
@@ -326,15 +409,18 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
                                      const LatAnnotateOptions *options) {
   const char *precision;
   double precisionBytes;
+  FusionMode mode;
   CmProfile profile;
   if (!resolvePrecision(module, options->precision, &precision,
                         &precisionBytes) ||
+      !resolveFusion(module, options->fusion, &mode) ||
       !loadProfile(module, options->profile, &profile))
     return mlirLogicalResultFailure();
   LatFunctionReport *fns = NULL;
   LatInputs inputs = {options->inputs, options->numInputs,
                       options->inputsGiven};
-  long n = buildFunctions(module, options->fusion, &inputs, &profile, &fns);
+  long n =
+      buildFunctions(module, mode == kFusionRules, &inputs, &profile, &fns);
   bool ok = n >= 0;
   CmOptions cmOptions = cmOptionsDefault();
   cmOptions.interpolation = options->interpolation;
@@ -346,7 +432,17 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
   ok = ok && loadTablesFor(module, profile, fns, n);
   for (long i = 0; ok && options->inputsGiven && i < n; i++)
     remarkWeightsFolded(&fns[i]);
-  Estimation estimation = {profile, &cmOptions, fns, n};
+  Estimation estimation = {profile,
+                           &cmOptions,
+                           fns,
+                           n,
+                           {profile, &cmOptions, profileRules, &profile}};
+  if (ok && mode == kFusionGreedy &&
+      !partitionGreedily(&estimation.fusion, fns, n)) {
+    mlirEmitError(mlirOperationGetLocation(module),
+                  "latency: out of memory in the greedy partition");
+    ok = false;
+  }
   for (long i = 0; ok && i < n; i++)
     estimateFunction(&estimation, &fns[i]);
   char error[600];

@@ -152,12 +152,13 @@ static bool walkControlFlow(LatGraph *g, MlirOperation op, int scope) {
       snprintf(text, sizeof text,
                "latency: the ops inside the regions of '%s' are not counted",
                name);
-      latEmitWarning(loc, text);
+      if (!g->quiet)
+        latEmitWarning(loc, text);
     }
     return true;
   }
   double trips = 1;
-  if (kind == kLoop && !loopTrips(op, &trips))
+  if (kind == kLoop && !loopTrips(op, &trips) && !g->quiet)
     latEmitWarning(loc, "latency: this loop's trip count is not static: its "
                         "body is counted once");
   int choice = -1;
@@ -276,7 +277,8 @@ static void resolveBranches(LatGraph *g, double *subtotal) {
              "latency: %d branches estimated; the costliest (%.3f us, "
              "region #%d) is counted",
              branches, subtotal[best], (int)(best - s));
-    latEmitRemark(mlirOperationGetLocation(scope->op), text);
+    if (!g->quiet)
+      latEmitRemark(mlirOperationGetLocation(scope->op), text);
   }
 }
 

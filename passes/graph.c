@@ -60,6 +60,7 @@ void latGraphFree(LatGraph *g) {
   free(g->slotKeys);
   free(g->slotValues);
   free(g->scopes);
+  free(g->edges);
   memset(g, 0, sizeof *g);
 }
 
@@ -180,14 +181,17 @@ static bool indexNodes(LatGraph *g) {
   return true;
 }
 
-bool latGraphBuild(MlirRegion body, const LatInputs *inputs, LatGraph *g) {
+bool latGraphBuild(MlirRegion body, const LatInputs *inputs, bool quiet,
+                   LatGraph *g) {
   memset(g, 0, sizeof *g);
+  g->quiet = quiet;
   g->entry = mlirRegionGetFirstBlock(body);
   if (inputs)
     g->inputs = *inputs;
   LatScope function = {{NULL}, -1, 1, -1, true, 1};
   if (latGraphAddScope(g, function) < 0 || !latGraphCollect(g, body) ||
-      !(g->kernels = calloc(g->numNodes + 1, sizeof *g->kernels)) ||
+      /* +2: the fusion analysis imagines up to two kernels past the end */
+      !(g->kernels = calloc(g->numNodes + 3, sizeof *g->kernels)) ||
       !indexNodes(g)) {
     latGraphFree(g);
     return false;
@@ -332,7 +336,7 @@ static int soleConsumer(const LatGraph *g, int kernel) {
 
 /* The class a rule sees for node n as a consumer: its pattern's, or for a
  * folded layout op the class of its kernel's root. */
-static const char *consumerClass(const LatGraph *g, int n) {
+const char *latGraphConsumerClass(const LatGraph *g, int n) {
   const LatNode *node = &g->nodes[n];
   if (node->transparent)
     node = &g->nodes[g->kernels[node->kernel].root];
@@ -340,7 +344,7 @@ static const char *consumerClass(const LatGraph *g, int n) {
 }
 
 /* Drops the kernels left empty and renumbers the rest, in order. */
-static void compactKernels(LatGraph *g) {
+void latGraphCompactKernels(LatGraph *g) {
   size_t kept = 0;
   for (size_t k = 0; k < g->numKernels; k++) {
     if (!g->kernels[k].numOps)
@@ -371,7 +375,7 @@ static void foldLayoutPrologues(
     int consumer = soleConsumer(g, (int)k);
     if (consumer < 0 || g->nodes[consumer].kernel < 0 ||
         !rules(ctx, g->nodes[layout->root].cls.name,
-               consumerClass(g, consumer)))
+               latGraphConsumerClass(g, consumer)))
       continue;
     int target = g->nodes[consumer].kernel;
     for (int i = layout->root, next; i >= 0; i = next) {
@@ -383,7 +387,7 @@ static void foldLayoutPrologues(
     layout->numOps = 0;
     layout->root = layout->last = -1;
   }
-  compactKernels(g);
+  latGraphCompactKernels(g);
 }
 
 bool latGraphDetect(LatGraph *g, bool fusion,

@@ -93,6 +93,18 @@ typedef struct {
   LatTableMiss miss; /* why no table answered a roofline kernel */
 } LatKernel;
 
+/// A producer -> consumer edge a fusion could merge, and what merging
+/// gains (fusion_gain.c). Inside a fused kernel producer == consumer and
+/// `at` names the consumer unit the kernel would be cut before.
+typedef struct {
+  int consumer, producer; /* kernel ids                                 */
+  double fusedUs;         /* the merged kernel's estimate               */
+  double unfusedUs;       /* the two kernels' estimates, added          */
+  double gainUs;          /* unfusedUs - fusedUs                        */
+  const char *why;        /* "fused", "rule", "second user", "no rule"  */
+  char at[48];            /* fused edges: the class cut before, or ""   */
+} LatFusionEdge;
+
 typedef struct {
   LatNode *nodes;
   size_t numNodes;
@@ -103,8 +115,11 @@ typedef struct {
   LatScope *scopes; /* scope 0 is the function body            */
   size_t numScopes;
   size_t numBlocks;
-  size_t foldedOps;      /* costed ops folded on constants / weights */
-  MlirBlock entry;       /* the function's entry block               */
+  size_t foldedOps;     /* costed ops folded on constants / weights */
+  MlirBlock entry;      /* the function's entry block               */
+  bool quiet;           /* no diagnostics: a second look at a body  */
+  LatFusionEdge *edges; /* fusion_gain.c, after the estimates      */
+  size_t numEdges;
   LatInputs inputs;      /* borrowed from the pass options           */
   const char *precision; /* float kernels are costed in it, or NULL */
   double precisionBytes; /* bytes per element of `precision`       */
@@ -117,8 +132,10 @@ typedef struct {
 /// and the regions of control-flow ops inside it, control_flow.c) and their
 /// classes; ops that compute only on constants (and, with `inputs` given,
 /// weights) are marked constant and skipped (every compiler folds them
-/// before a device runs anything). Returns false when out of memory.
-bool latGraphBuild(MlirRegion body, const LatInputs *inputs, LatGraph *graph);
+/// before a device runs anything). `quiet`: no diagnostics (a body built a
+/// second time). Returns false when out of memory.
+bool latGraphBuild(MlirRegion body, const LatInputs *inputs, bool quiet,
+                   LatGraph *graph);
 
 /// Appends `op` as a node of `block` in `scope`; false when out of memory.
 bool latGraphAddNode(LatGraph *graph, MlirOperation op, int block, int scope);
@@ -169,6 +186,14 @@ bool latGraphDetect(LatGraph *graph, bool fusion,
                                   const char *consumer),
                     void *ctx);
 
+/// The class a fusion rule sees for node `n` as a consumer: its pattern's,
+/// or for a folded layout op the class of its kernel's root.
+const char *latGraphConsumerClass(const LatGraph *graph, int n);
+
+/// Drops the kernels left empty (numOps 0) and renumbers the rest, in
+/// order.
+void latGraphCompactKernels(LatGraph *graph);
+
 /// The method shown for kernel `k`: the cost model's, or "call" for a call
 /// kernel (costed as the sum of its callee's kernels).
 const char *latKernelMethodName(const LatKernel *k);
@@ -185,6 +210,61 @@ void latKernelSetUnknown(LatKernel *k);
 /// diagnostics.
 bool latKernelEstimate(CmProfile profile, const CmOptions *options,
                        LatKernel *k);
+
+/// What the fusion analysis needs: the cost model and the fusion rules.
+typedef struct {
+  CmProfile profile;
+  const CmOptions *options;
+  bool (*rules)(void *context, const char *producer, const char *consumer);
+  void *rulesContext;
+} LatFusionContext;
+
+/// Fills `graph->edges` with every fusion edge of the estimated graph and
+/// its gain; false when out of memory. The graph is unchanged otherwise.
+bool latFusionAnalyze(const LatFusionContext *context, LatGraph *graph);
+
+/// Returns the estimate of kernels `producer` and `consumer` merged (the
+/// graph unchanged), or -1 when the cost model cannot answer.
+double latFusionMergedUs(const LatFusionContext *context, LatGraph *graph,
+                         int producer, int consumer);
+
+/// Returns the kernel producing operand `o` of node `n`, looking through
+/// views that are in no kernel; -1 when none does.
+int latFusionProducerKernel(const LatGraph *graph, int n, intptr_t o);
+
+/// Returns true when kernels `producer` and `consumer` may merge: both
+/// estimated, neither a call, not both rooted at a conv, matmul, attention
+/// or pool (no rule set fuses two of those).
+bool latFusionCanMerge(const LatGraph *graph, int producer, int consumer);
+
+/// Moves kernel `absorb`'s members into kernel `keep` (the chain of the one
+/// rooted at a conv, matmul, attention or pool first) and leaves `absorb`
+/// empty; `nodes` is scratch space for `graph->numNodes` entries.
+void latFusionJoinKernels(LatGraph *graph, int keep, int absorb, int *nodes);
+
+/// Merges the kernels of the estimated `graph` (usually single-op kernels)
+/// greedily, as priority fusion does: the producer -> consumer merge with
+/// the largest estimated gain first, while the merge pays (gain > 0) and is
+/// legal (no cycle through a third kernel; values used outside stay
+/// materialised, which the boundary bytes count). Leaves every kernel
+/// described and estimated. False when out of memory.
+bool latFusionGreedy(const LatFusionContext *context, LatGraph *graph);
+
+/// Totals of one function under three partitions, for fusion=greedy.
+typedef struct {
+  double singleOpUs; /* fusion=false: where greedy starts        */
+  size_t singleOpKernels;
+  double greedyUs; /* the greedy partition                      */
+  double rulesUs;  /* the profile's fusion rules (the default)  */
+  size_t rulesKernels;
+} LatPartitionComparison;
+
+/// fusion=greedy for `graph` (built from `body`, detected with fusion off,
+/// described, tables loaded): estimates it, merges greedily, describes the
+/// result, and prices the rule-based partition of the same body beside it
+/// into `*out`. False when out of memory.
+bool latGreedyPartition(const LatFusionContext *context, LatGraph *graph,
+                        MlirRegion body, LatPartitionComparison *out);
 
 /// Describes every kernel: type name, dtype, axes, flops, boundary bytes,
 /// and the cost-model query fields; warns at op locations about dynamic

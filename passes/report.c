@@ -97,6 +97,63 @@ static void tableMissLine(const LatFunctionReport *fn, char *out, size_t size) {
     snprintf(out + used, size - used, "; other kernels %.1f us", other);
 }
 
+static int compareGains(const void *a, const void *b) {
+  double x = ((const LatFusionEdge *)a)->gainUs,
+         y = ((const LatFusionEdge *)b)->gainUs;
+  return (x < y) - (x > y);
+}
+
+/* `fn`'s fusion edges sorted by gain, largest first (a copy the caller
+ * frees); NULL when it has none or out of memory. */
+static LatFusionEdge *edgesByGain(const LatFunctionReport *fn) {
+  size_t n = fn->graph.numEdges;
+  LatFusionEdge *edges = n ? malloc(n * sizeof *edges) : NULL;
+  if (edges) {
+    memcpy(edges, fn->graph.edges, n * sizeof *edges);
+    qsort(edges, n, sizeof *edges, compareGains);
+  }
+  return edges;
+}
+
+static void writeJsonFusion(FILE *f, const LatFunctionReport *fn) {
+  LatFusionEdge *edges = edgesByGain(fn);
+  fputs(",\"fusion\":[", f);
+  for (size_t i = 0; edges && i < fn->graph.numEdges; i++) {
+    const LatFusionEdge *e = &edges[i];
+    fprintf(f,
+            "%s\n {\"consumer\":%d,\"producer\":%d,\"fused_us\":%.17g,"
+            "\"unfused_us\":%.17g,\"gain_us\":%.17g,\"why\":\"%s\","
+            "\"at\":",
+            i ? "," : "", e->consumer, e->producer, e->fusedUs, e->unfusedUs,
+            e->gainUs, e->why);
+    cmJsonPrintString(f, e->at);
+    fputc('}', f);
+  }
+  fputc(']', f);
+  free(edges);
+}
+
+/* The ten fusions not made that would gain most, largest first. */
+static void writeMarkdownFusion(FILE *f, const LatFunctionReport *fn) {
+  LatFusionEdge *edges = edgesByGain(fn);
+  int shown = 0;
+  for (size_t i = 0; edges && i < fn->graph.numEdges && shown < 10; i++) {
+    const LatFusionEdge *e = &edges[i];
+    if (!strcmp(e->why, "fused") || e->gainUs <= 0)
+      continue;
+    if (!shown++)
+      fputs("\nFusion opportunities (not fused; largest gain first):\n\n"
+            "| producer | consumer | fused_us | unfused_us | gain_us | why "
+            "|\n|---:|---:|---:|---:|---:|---|\n",
+            f);
+    fprintf(f, "| %d %s | %d %s | %.3f | %.3f | %.3f | %s |\n", e->producer,
+            fn->graph.kernels[e->producer].type, e->consumer,
+            fn->graph.kernels[e->consumer].type, e->fusedUs, e->unfusedUs,
+            e->gainUs, e->why);
+  }
+  free(edges);
+}
+
 static void writeJson(FILE *f, const char *profile, const char *device,
                       const LatFunctionReport *fns, size_t count) {
   fputs("{\"profile\":", f);
@@ -150,7 +207,9 @@ static void writeJson(FILE *f, const char *profile, const char *device,
         fprintf(f, ",\"count\":%.17g", kk->count);
       fputc('}', f);
     }
-    fputs("]}", f);
+    fputc(']', f);
+    writeJsonFusion(f, fn);
+    fputc('}', f);
   }
   fputs("]}\n", f);
 }
@@ -192,6 +251,7 @@ static void writeMarkdown(FILE *f, const char *profile, const char *device,
               cmSourceGetName(kk->source), kk->confidence,
               latKernelMethodName(kk), cmBoundGetName(kk->bound));
     }
+    writeMarkdownFusion(f, fn);
   }
 }
 

@@ -17,6 +17,8 @@ typedef struct {
   double rooflineUs;     /* part answered by the roofline   */
   double confidenceUs;   /* sum of us x confidence          */
   int state;             /* estimation: 0 to do, 1 under way, 2 done */
+  bool greedy;           /* fusion=greedy: `partition` is filled      */
+  LatPartitionComparison partition;
 } LatFunctionReport;
 
 /// Writes the report of `functions` to `path` as JSON, Markdown or CSV by

@@ -49,10 +49,12 @@ struct AnnotateLatencyPass
       llvm::cl::desc("Interpolate between measured points (false: exact "
                      "lookup, then roofline)"),
       llvm::cl::init(true)};
-  Option<bool> fusion{*this, "fusion",
-                      llvm::cl::desc("Group ops into fusion kernels (false: "
-                                     "every costed op is its own kernel)"),
-                      llvm::cl::init(true)};
+  Option<std::string> fusion{
+      *this, "fusion",
+      llvm::cl::desc("Partition into kernels: rules (default; true is "
+                     "accepted) by the profile's fusion rules, false for "
+                     "single-op kernels, greedy to merge by estimated gain"),
+      llvm::cl::init("rules")};
   Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write a report: .json, .md or .csv by extension; '-' "
@@ -75,11 +77,11 @@ struct AnnotateLatencyPass
 
   void runOnOperation() final {
     std::string profileText = profile, reportText = report, traceText = trace;
-    std::string precisionText = precision;
+    std::string precisionText = precision, fusionText = fusion;
     LatAnnotateOptions options;
     options.profile = profileText.c_str();
     options.interpolation = interpolation;
-    options.fusion = fusion;
+    options.fusion = fusionText.c_str();
     options.report = reportText.c_str();
     options.trace = traceText.c_str();
     std::vector<int64_t> inputIndices(inputs.begin(), inputs.end());

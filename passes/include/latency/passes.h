@@ -24,7 +24,8 @@ extern "C" {
 typedef struct {
   const char *profile;   /* profile name or directory; "" = default    */
   bool interpolation;    /* false: exact lookup, then roofline          */
-  bool fusion;           /* false: every costed op is its own kernel    */
+  const char *fusion;    /* rules ("" / true), false (single-op kernels)
+                            or greedy (merged by estimated gain)      */
   const char *report;    /* .json/.md/.csv path, "-" = Markdown stdout  */
   const char *trace;     /* Chrome trace event JSON path                */
   const int64_t *inputs; /* argument indices that change per inference */

@@ -5,7 +5,9 @@
   count: loop trips, 0 for an scf.if branch not counted) and the function's
   latency.total_us attribute, and latency.kernels equals the kernel count;
 - every conv / matmul op carries a latency.kernel id whose kernel has a
-  positive latency.
+  positive latency;
+- every fusion edge has gain = unfused - fused; a fused edge's fused_us is its
+  kernel's estimate, another edge's unfused_us the two kernels' estimates.
 
 usage: check_report.py annotated.mlir report.json
 """
@@ -33,6 +35,20 @@ for fn in report["functions"]:
         for key in ("id", "type", "ops", "loc", "latency_us", "source", "confidence",
                     "method", "axes", "flops", "bytes", "bound"):
             assert key in k, key
+    # fusion edges agree with the kernels' own estimates
+    byId = {k["id"]: k for k in ks}
+    for e in fn.get("fusion", []):
+        assert math.isclose(e["gain_us"], e["unfused_us"] - e["fused_us"],
+                            rel_tol=1e-9, abs_tol=1e-9), e
+        c, p = byId[e["consumer"]], byId[e["producer"]]
+        if e["why"] == "fused":
+            assert c is p and math.isclose(e["fused_us"], c["latency_us"], rel_tol=1e-12), e
+        else:
+            assert e["why"] in ("rule", "second user", "no rule"), e
+            assert math.isclose(e["unfused_us"], c["latency_us"] + p["latency_us"],
+                                rel_tol=1e-12), e
+    gains = [e["gain_us"] for e in fn.get("fusion", [])]
+    assert gains == sorted(gains, reverse=True), "fusion not sorted by gain"
     costly = [k for k in ks if any(("conv" in o or "matmul" in o) for o in k["ops"])]
     assert all(k["latency_us"] > 0 for k in costly), "a conv/matmul kernel has no latency"
 for line in mlir.splitlines():
