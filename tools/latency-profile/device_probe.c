@@ -11,10 +11,12 @@
 
 #include <string.h>
 
-enum {
-  kMatmulSize = 512,         /* the peak-FLOP/s matmul is square      */
-  kStreamElements = 16777216 /* 64 MiB of f32 in, 64 MiB out          */
-};
+/* Probe sizes: a matmul too large for the caches, 64 MiB streamed in and
+ * out; `quick` (a budget under half a minute) shrinks both. */
+typedef struct {
+  int matmul;    /* the peak-FLOP/s matmul is square */
+  long elements; /* f32 elements streamed            */
+} Sizes;
 
 static bool writeText(const char *path, const char *text) {
   FILE *out = fopen(path, "w");
@@ -24,9 +26,9 @@ static bool writeText(const char *path, const char *text) {
   return fclose(out) == 0;
 }
 
-static void matmulText(const char *dtype, char *out, size_t size) {
+static void matmulText(int n, const char *dtype, char *out, size_t size) {
   char t[64];
-  snprintf(t, sizeof t, "tensor<%dx%dx%s>", kMatmulSize, kMatmulSize, dtype);
+  snprintf(t, sizeof t, "tensor<%dx%dx%s>", n, n, dtype);
   snprintf(out, size,
            "func.func @probe(%%a: %s, %%b: %s) -> %s {\n"
            "  %%zero = arith.constant 0.0 : %s\n"
@@ -37,22 +39,21 @@ static void matmulText(const char *dtype, char *out, size_t size) {
            t, t, t, dtype, t, dtype, t, t, t, t, t, t, t);
 }
 
-static void streamText(char *out, size_t size) {
+static void streamText(long n, char *out, size_t size) {
   snprintf(out, size,
            "#id = affine_map<(d0) -> (d0)>\n"
-           "func.func @probe(%%a: tensor<%dxf32>) -> tensor<%dxf32> {\n"
-           "  %%e = tensor.empty() : tensor<%dxf32>\n"
+           "func.func @probe(%%a: tensor<%ldxf32>) -> tensor<%ldxf32> {\n"
+           "  %%e = tensor.empty() : tensor<%ldxf32>\n"
            "  %%r = linalg.generic {indexing_maps = [#id, #id], "
-           "iterator_types = [\"parallel\"]} ins(%%a : tensor<%dxf32>) "
-           "outs(%%e : tensor<%dxf32>) {\n"
+           "iterator_types = [\"parallel\"]} ins(%%a : tensor<%ldxf32>) "
+           "outs(%%e : tensor<%ldxf32>) {\n"
            "  ^bb0(%%x: f32, %%y: f32):\n"
            "    %%one = arith.constant 1.0 : f32\n"
            "    %%s = arith.addf %%x, %%one : f32\n"
            "    linalg.yield %%s : f32\n"
-           "  } -> tensor<%dxf32>\n"
-           "  return %%r : tensor<%dxf32>\n}\n",
-           kStreamElements, kStreamElements, kStreamElements, kStreamElements,
-           kStreamElements, kStreamElements, kStreamElements);
+           "  } -> tensor<%ldxf32>\n"
+           "  return %%r : tensor<%ldxf32>\n}\n",
+           n, n, n, n, n, n, n);
 }
 
 static const char emptyText[] =
@@ -85,9 +86,10 @@ static bool isFloat(const char *dtype) {
          !strcmp(dtype, "bf16") || !strcmp(dtype, "f64");
 }
 
-void lpProbeDevice(const LpMeasureConfig *config, const char *kernelDir,
-                   const char *const *dtypes, int numDtypes,
-                   LpDeviceNumbers *out, FILE *log) {
+void lpProbeDevice(const LpMeasureConfig *config, bool quick,
+                   const char *kernelDir, const char *const *dtypes,
+                   int numDtypes, LpDeviceNumbers *out, FILE *log) {
+  Sizes sizes = quick ? (Sizes){128, 2097152} : (Sizes){512, 16777216};
   memset(out, 0, sizeof *out);
   out->dtypes[out->numDtypes++] = "f32";
   for (int i = 0; i < numDtypes && out->numDtypes < LP_MAX_DTYPES; i++) {
@@ -98,15 +100,15 @@ void lpProbeDevice(const LpMeasureConfig *config, const char *kernelDir,
       out->dtypes[out->numDtypes++] = dtypes[i];
   }
   char text[2048], name[32];
-  double flops = 2.0 * kMatmulSize * kMatmulSize * kMatmulSize;
+  double flops = 2.0 * sizes.matmul * sizes.matmul * sizes.matmul;
   for (int i = 0; i < out->numDtypes; i++) {
-    matmulText(out->dtypes[i], text, sizeof text);
+    matmulText(sizes.matmul, out->dtypes[i], text, sizeof text);
     snprintf(name, sizeof name, "matmul-%s", out->dtypes[i]);
     double us = probe(config, kernelDir, name, text, log);
     out->peakFlops[i] = us > 0 ? flops / (us * 1e-6) : 0;
   }
-  streamText(text, sizeof text);
+  streamText(sizes.elements, text, sizeof text);
   double us = probe(config, kernelDir, "stream", text, log);
-  out->memBw = us > 0 ? 2.0 * 4 * kStreamElements / (us * 1e-6) : 0;
+  out->memBw = us > 0 ? 2.0 * 4 * (double)sizes.elements / (us * 1e-6) : 0;
   out->launchUs = probe(config, kernelDir, "empty-call", emptyText, log);
 }

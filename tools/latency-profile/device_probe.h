@@ -9,10 +9,11 @@
 
 /// Measures, through `config`'s pipeline, a 512^3 matmul for every float
 /// dtype of `dtypes` (f32 first), a streaming elementwise op over 64 MiB
-/// and an empty call; writes the probe modules under `kernelDir` and
-/// prints one line per probe to `log`. Probes that fail are left at 0.
-void lpProbeDevice(const LpMeasureConfig *config, const char *kernelDir,
-                   const char *const *dtypes, int numDtypes,
-                   LpDeviceNumbers *out, FILE *log);
+/// and an empty call (`quick`: a 128^3 matmul and 8 MiB); writes the probe
+/// modules under `kernelDir` and prints one line per probe to `log`.
+/// Probes that fail are left at 0.
+void lpProbeDevice(const LpMeasureConfig *config, bool quick,
+                   const char *kernelDir, const char *const *dtypes,
+                   int numDtypes, LpDeviceNumbers *out, FILE *log);
 
 #endif /* LATENCY_PROFILE_DEVICE_PROBE_H */

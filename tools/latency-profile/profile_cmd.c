@@ -139,12 +139,14 @@ static size_t finish(const LpOptions *o, const LpPipeline *pipeline,
                      const char *rulesPath) {
   LpMeasureConfig probeConfig;
   lpKernelConfig(&probeConfig, o->pipeline, 0, 1, o->timeout);
-  probeConfig.maxSeconds = o->budget > 0 && o->budget < 30 ? 0.3 : 1.0;
+  bool quick = o->budget > 0 && o->budget < 30;
+  probeConfig.maxSeconds = quick ? 0.2 : 1.0;
   const char *dtypes[LP_MAX_DTYPES];
   int numDtypes = shapeDtypes(set, dtypes, LP_MAX_DTYPES);
   LpDeviceNumbers device;
   printf("host roofline through the %s pipeline:\n", pipeline->name);
-  lpProbeDevice(&probeConfig, kernelDir, dtypes, numDtypes, &device, stdout);
+  lpProbeDevice(&probeConfig, quick, kernelDir, dtypes, numDtypes, &device,
+                stdout);
   LpHostInfo info;
   lpHostInfoGet(&info, pipeline->name, pipeline->passes, o->threads);
   size_t rows = 0;

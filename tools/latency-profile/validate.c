@@ -9,6 +9,7 @@
  * reason and the others go on.
  *
  *===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE /* dladdr, RTLD_DEFAULT */
 #include "commands.h"
 
 #include "files.h"
@@ -18,6 +19,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 
+#include <dlfcn.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +65,19 @@ static void profilePipeline(const char *dir, char *out, size_t size) {
   snprintf(out, size, "%s", name);
 }
 
+/* In an ASan build the plugin needs the ASan runtime this binary loaded
+ * (gcc links it as libasan.so); Debian's mlir-opt is not instrumented, so
+ * the runtime is preloaded into it, as the lit suite does. */
+static bool asanRuntime(char *out, size_t size) {
+  void *init = dlsym(RTLD_DEFAULT, "__asan_init");
+  Dl_info info;
+  if (!init || !dladdr(init, &info) || !info.dli_fname ||
+      !strstr(info.dli_fname, "libasan"))
+    return false;
+  snprintf(out, size, "LD_PRELOAD=%s", info.dli_fname);
+  return true;
+}
+
 /* Runs the pass on the model through mlir-opt; writes the annotated IR. */
 static bool predict(Validation *v, const char *model, const char *annotated,
                     char *err, size_t size) {
@@ -72,10 +87,15 @@ static bool predict(Validation *v, const char *model, const char *annotated,
            v->o->profileDir);
   snprintf(plugin, sizeof plugin, "--load-pass-plugin=%s", v->plugin);
   snprintf(log, sizeof log, "%s/predict.log", v->work);
-  char *argv[] = {"mlir-opt",        plugin, pipeline, (char *)model, "-o",
-                  (char *)annotated, NULL};
+  char preload[600];
+  char *argv[] = {"env",         preload, "ASAN_OPTIONS=detect_leaks=0",
+                  LP_MLIR_OPT,   plugin,  pipeline,
+                  (char *)model, "-o",    (char *)annotated,
+                  NULL};
+  bool asan = asanRuntime(preload, sizeof preload);
   LpChild child;
-  if (!lpSpawn(LP_MLIR_OPT, argv, log, v->o->timeout, &child, err, size))
+  if (!lpSpawn(asan ? "/usr/bin/env" : LP_MLIR_OPT, asan ? argv : argv + 3, log,
+               v->o->timeout, &child, err, size))
     return false;
   if (child.exitStatus == 0)
     return true;
