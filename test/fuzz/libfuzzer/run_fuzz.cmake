@@ -1,5 +1,6 @@
 # Runs the libFuzzer binary FUZZER for SECONDS (at most 10^6 inputs) with
-# seed 1 over a fresh copy of the seed corpus SEEDS in WORK/corpus; new
+# seed 1 and the dictionary DICT over a fresh copy of the seed corpus SEEDS
+# in WORK/corpus; new
 # inputs, scratch profiles and any crashing input stay in WORK, never in the
 # source tree. Fails when the fuzzer finds anything.
 file(REMOVE_RECURSE ${WORK})
@@ -8,7 +9,7 @@ file(COPY ${SEEDS}/ DESTINATION ${WORK}/corpus)
 set(ENV{TMPDIR} ${WORK}/tmp)
 execute_process(
   COMMAND ${FUZZER} -seed=1 -max_total_time=${SECONDS} -runs=1000000
-          -timeout=30 -rss_limit_mb=2048 -print_final_stats=1
+          -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 -dict=${DICT}
           -artifact_prefix=${WORK}/ ${WORK}/corpus
   RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
