@@ -141,32 +141,33 @@ static void annotateKernel(MlirContext ctx, const LatGraph *g,
       mlirDictionaryAttrGet(ctx, numFields, fields));
 }
 
-/* Writes `latency.fusion` on each kernel root that consumes a fusion edge:
- * an array of {producer, fused_us, unfused_us, gain_us, why [, at]}. */
-static void annotateFusion(MlirContext ctx, const LatGraph *g) {
+/* One `latency.fusion` entry: {producer, fused_us, unfused_us, gain_us,
+ * why [, at]}. */
+static MlirAttribute fusionEntry(MlirContext ctx, const LatFusionEdge *e) {
   MlirType f64 = mlirF64TypeGet(ctx), i64 = mlirIntegerTypeGet(ctx, 64);
+  MlirNamedAttribute fields[] = {
+      named(ctx, "producer", mlirIntegerAttrGet(i64, e->producer)),
+      named(ctx, "fused_us", mlirFloatAttrDoubleGet(ctx, f64, e->fusedUs)),
+      named(ctx, "unfused_us", mlirFloatAttrDoubleGet(ctx, f64, e->unfusedUs)),
+      named(ctx, "gain_us", mlirFloatAttrDoubleGet(ctx, f64, e->gainUs)),
+      named(ctx, "why", mlirStringAttrGet(ctx, str(e->why))),
+      named(ctx, "at", mlirStringAttrGet(ctx, str(e->at))),
+  };
+  return mlirDictionaryAttrGet(ctx, 5 + (e->at[0] != '\0'), fields);
+}
+
+/* Writes `latency.fusion` on each kernel root that consumes fusion edges.
+ * latFusionAnalyze adds them kernel by kernel, so one consumer's edges are
+ * consecutive. */
+static void annotateFusion(MlirContext ctx, const LatGraph *g) {
   MlirAttribute *entries = malloc((g->numEdges + 1) * sizeof *entries);
-  for (size_t k = 0; entries && k < g->numKernels; k++) {
-    intptr_t n = 0;
-    for (size_t i = 0; i < g->numEdges; i++) {
-      const LatFusionEdge *e = &g->edges[i];
-      if (e->consumer != (int)k)
-        continue;
-      MlirNamedAttribute fields[] = {
-          named(ctx, "producer", mlirIntegerAttrGet(i64, e->producer)),
-          named(ctx, "fused_us", mlirFloatAttrDoubleGet(ctx, f64, e->fusedUs)),
-          named(ctx, "unfused_us",
-                mlirFloatAttrDoubleGet(ctx, f64, e->unfusedUs)),
-          named(ctx, "gain_us", mlirFloatAttrDoubleGet(ctx, f64, e->gainUs)),
-          named(ctx, "why", mlirStringAttrGet(ctx, str(e->why))),
-          named(ctx, "at", mlirStringAttrGet(ctx, str(e->at))),
-      };
-      entries[n++] = mlirDictionaryAttrGet(ctx, 5 + (e->at[0] != '\0'), fields);
-    }
-    if (n)
-      mlirOperationSetDiscardableAttributeByName(
-          g->nodes[g->kernels[k].root].op, str("latency.fusion"),
-          mlirArrayAttrGet(ctx, n, entries));
+  for (size_t i = 0, j; entries && i < g->numEdges; i = j) {
+    int consumer = g->edges[i].consumer;
+    for (j = i; j < g->numEdges && g->edges[j].consumer == consumer; j++)
+      entries[j - i] = fusionEntry(ctx, &g->edges[j]);
+    mlirOperationSetDiscardableAttributeByName(
+        g->nodes[g->kernels[consumer].root].op, str("latency.fusion"),
+        mlirArrayAttrGet(ctx, (intptr_t)(j - i), entries));
   }
   free(entries);
 }
@@ -178,6 +179,7 @@ typedef struct {
   LatFunctionReport *fns;
   long count;
   LatFusionContext fusion; /* for the gains of fusion edges */
+  bool gains;              /* price the fusion edges         */
 } Estimation;
 
 enum { kToDo, kUnderWay, kDone };
@@ -279,7 +281,7 @@ static void estimateFunction(Estimation *e, LatFunctionReport *fn) {
       callees[i] = callee;
   }
   latGraphResolveCounts(&fn->graph);
-  if (!latFusionAnalyze(&e->fusion, &fn->graph))
+  if (e->gains && !latFusionAnalyze(&e->fusion, &fn->graph))
     latEmitWarning(mlirOperationGetLocation(fn->func),
                    "latency: out of memory: fusion gains incomplete");
   for (size_t i = 0; i < fn->graph.numKernels; i++) {
@@ -436,7 +438,8 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
                            &cmOptions,
                            fns,
                            n,
-                           {profile, &cmOptions, profileRules, &profile}};
+                           {profile, &cmOptions, profileRules, &profile},
+                           options->gains};
   if (ok && mode == kFusionGreedy &&
       !partitionGreedily(&estimation.fusion, fns, n)) {
     mlirEmitError(mlirOperationGetLocation(module),

@@ -68,6 +68,11 @@ struct AnnotateLatencyPass
                      "is a weight, and work on weights only is folded "
                      "(default: every argument is an input)")};
 
+  Option<bool> gains{
+      *this, "gains",
+      llvm::cl::desc("Price every fusion edge (latency.fusion, the report's "
+                     "fusion list); false skips that analysis"),
+      llvm::cl::init(true)};
   Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("Precision the device computes float kernels in: as-is "
@@ -89,6 +94,7 @@ struct AnnotateLatencyPass
     options.numInputs = inputIndices.size();
     options.inputsGiven = inputs.hasValue();
     options.precision = precisionText.c_str();
+    options.gains = gains;
     if (mlirLogicalResultIsFailure(
             latAnnotateLatency(wrap(getOperation().getOperation()), &options)))
       return signalPassFailure();

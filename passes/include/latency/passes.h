@@ -31,6 +31,7 @@ typedef struct {
   const int64_t *inputs; /* argument indices that change per inference */
   size_t numInputs;
   bool inputsGiven;      /* false: every argument is an input (default) */
+  bool gains;            /* false: no fusion analysis (latency.fusion) */
   const char *precision; /* as-is (""), bf16, f16, fp8, int8: the type
                             float kernels are costed in             */
 } LatAnnotateOptions;
