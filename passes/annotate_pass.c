@@ -98,11 +98,18 @@ static size_t forEachFunction(MlirOperation module, LatFunctionReport *out) {
   return n;
 }
 
-static void functionName(MlirOperation func, char *out, size_t size) {
+/* A copy of `func`'s whole symbol name (never cut: two long names that
+ * share a prefix are two functions), or NULL when out of memory. */
+static char *functionName(MlirOperation func) {
   MlirAttribute name = mlirOperationGetAttributeByName(func, str("sym_name"));
   MlirStringRef s =
       mlirAttributeIsAString(name) ? mlirStringAttrGetValue(name) : str("?");
-  snprintf(out, size, "%.*s", (int)s.length, s.data);
+  char *copy = malloc(s.length + 1);
+  if (copy) {
+    memcpy(copy, s.data, s.length);
+    copy[s.length] = '\0';
+  }
+  return copy;
 }
 
 static void tagKernelIds(MlirContext ctx, const LatGraph *g) {
@@ -186,9 +193,11 @@ enum { kToDo, kUnderWay, kDone };
 
 static void estimateFunction(Estimation *e, LatFunctionReport *fn);
 
-static LatFunctionReport *findFunction(const Estimation *e, const char *name) {
+static LatFunctionReport *findFunction(const Estimation *e,
+                                       MlirStringRef name) {
   for (long i = 0; i < e->count; i++)
-    if (!strcmp(e->fns[i].name, name))
+    if (strlen(e->fns[i].name) == name.length &&
+        !memcmp(e->fns[i].name, name.data, name.length))
       return &e->fns[i];
   return NULL;
 }
@@ -224,15 +233,20 @@ static const LatFunctionReport *
 estimateCall(Estimation *e, LatFunctionReport *fn, LatKernel *k) {
   LatFunctionReport *callee = findFunction(e, k->callee);
   MlirLocation loc = mlirOperationGetLocation(fn->graph.nodes[k->root].op);
-  char text[320];
   latKernelSetUnknown(k);
   if (!callee || callee->state == kUnderWay) {
-    snprintf(text, sizeof text,
-             callee ? "latency: recursive call to @%s: no estimate (unknown)"
-                    : "latency: call to @%s, which has no body in this "
-                      "module: no estimate (unknown)",
-             k->callee);
-    latEmitWarning(loc, text);
+    size_t size = k->callee.length + 100; /* the whole name, never cut */
+    char *text = malloc(size);
+    if (text) {
+      snprintf(text, size,
+               callee ? "latency: recursive call to @%.*s: no estimate "
+                        "(unknown)"
+                      : "latency: call to @%.*s, which has no body in this "
+                        "module: no estimate (unknown)",
+               (int)k->callee.length, k->callee.data);
+      latEmitWarning(loc, text);
+    }
+    free(text);
     return NULL;
   }
   estimateFunction(e, callee);
@@ -273,7 +287,7 @@ static void estimateFunction(Estimation *e, LatFunctionReport *fn) {
   for (size_t i = 0; i < fn->graph.numKernels; i++) {
     LatKernel *k = &fn->graph.kernels[i];
     const LatFunctionReport *callee = NULL;
-    if (k->callee[0])
+    if (k->isCall)
       callee = estimateCall(e, fn, k);
     else
       estimateKernel(e, fn, k);
@@ -301,6 +315,15 @@ static void estimateFunction(Estimation *e, LatFunctionReport *fn) {
   fn->state = kDone;
 }
 
+/* Frees the first `n` functions' graphs and names, and the array. */
+static void freeFunctions(LatFunctionReport *fns, long n) {
+  for (long i = 0; i < n; i++) {
+    latGraphFree(&fns[i].graph);
+    free(fns[i].name);
+  }
+  free(fns);
+}
+
 /* Builds and groups the graphs of every function of `module`; returns the
  * count, or -1 when out of memory. */
 static long buildFunctions(MlirOperation module, bool fusion,
@@ -312,12 +335,10 @@ static long buildFunctions(MlirOperation module, bool fusion,
     return -1;
   forEachFunction(module, fns);
   for (size_t i = 0; i < n; i++) {
-    functionName(fns[i].func, fns[i].name, sizeof fns[i].name);
+    fns[i].name = functionName(fns[i].func);
     MlirRegion body = mlirOperationGetRegion(fns[i].func, 0);
-    if (!latGraphBuild(body, inputs, false, &fns[i].graph)) {
-      for (size_t j = 0; j < i; j++)
-        latGraphFree(&fns[j].graph);
-      free(fns);
+    if (!fns[i].name || !latGraphBuild(body, inputs, false, &fns[i].graph)) {
+      freeFunctions(fns, (long)i + 1);
       return -1;
     }
     latGraphMatchPatterns(&fns[i].graph, fusion);
@@ -462,9 +483,8 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
     mlirEmitError(mlirOperationGetLocation(module), error);
     ok = false;
   }
-  for (long i = 0; i < n; i++)
-    latGraphFree(&fns[i].graph);
-  free(fns);
+  if (fns)
+    freeFunctions(fns, n);
   cmProfileDestroy(profile);
   return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }
@@ -496,9 +516,9 @@ MlirLogicalResult latDetectFusionKernels(MlirOperation module,
       mlirOperationSetDiscardableAttributeByName(
           g->nodes[g->kernels[k].root].op, str("latency.kernel_type"),
           mlirStringAttrGet(ctx, str(g->kernels[k].type)));
-    latGraphFree(g);
   }
-  free(fns);
+  if (fns)
+    freeFunctions(fns, n);
   cmProfileDestroy(profile);
   return n >= 0 ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }

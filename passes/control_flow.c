@@ -20,6 +20,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,9 +61,9 @@ static bool iterations(int64_t lower, int64_t upper, int64_t step,
                        double *trips) {
   if (step <= 0)
     return false;
-  *trips = upper > lower ? ((double)upper - (double)lower) / (double)step : 0;
+  /* in doubles throughout: a loop may run 2^64 - 2 times */
   *trips =
-      *trips > (double)(int64_t)*trips ? (double)(int64_t)*trips + 1 : *trips;
+      upper > lower ? ceil(((double)upper - (double)lower) / (double)step) : 0;
   return true;
 }
 

@@ -165,7 +165,7 @@ static bool startsUnit(const LatNode *n) {
 static bool fusedEdges(const LatFusionContext *c, LatGraph *g, int k,
                        int *nodes) {
   int n = chainOf(g, k, nodes);
-  int *sides = nodes + n; /* A then B, reordered */
+  int *sides = nodes + n; /* A at [n, 2n), B at [2n, 3n) */
   for (int cut = 1; cut < n; cut++) {
     const LatNode *at = &g->nodes[nodes[cut]];
     if (!startsUnit(at))
@@ -195,7 +195,7 @@ static bool fusedEdges(const LatFusionContext *c, LatGraph *g, int k,
 /* A kernel the fusion analysis may merge: estimated, not a call. */
 static bool fusible(const LatGraph *g, int k) {
   const LatKernel *kk = &g->kernels[k];
-  return !kk->callee[0] && kk->source != CM_SOURCE_UNKNOWN;
+  return !kk->isCall && kk->source != CM_SOURCE_UNKNOWN;
 }
 
 /* True when every user of node `p` is in kernel `k`. */
@@ -264,7 +264,8 @@ void latFusionJoinKernels(LatGraph *g, int keep, int absorb, int *nodes) {
 }
 
 bool latFusionAnalyze(const LatFusionContext *c, LatGraph *g) {
-  int *nodes = malloc((2 * g->numNodes + 2) * sizeof *nodes);
+  /* a kernel's chain, then the two sides of a cut: 3 x its length */
+  int *nodes = malloc((3 * g->numNodes + 3) * sizeof *nodes);
   bool ok = nodes != NULL;
   for (size_t k = 0; ok && k < g->numKernels; k++) {
     if (!fusible(g, (int)k))

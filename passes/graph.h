@@ -81,10 +81,11 @@ typedef struct {
   CmField fields[LAT_MAX_FIELDS];     /* the cost-model query fields */
   char fieldText[LAT_MAX_FIELDS][32]; /* their numeric values        */
   int numFields;
-  char callee[128];    /* a func.call kernel: the called function    */
-  double flops, bytes; /* work and boundary traffic                  */
-  double us;           /* the estimate, for one run                  */
-  double count;        /* runs per call of the function (LatScope)   */
+  bool isCall;          /* a func.call kernel, costed as its callee   */
+  MlirStringRef callee; /* the called function (borrowed from the IR) */
+  double flops, bytes;  /* work and boundary traffic                  */
+  double us;            /* the estimate, for one run                  */
+  double count;         /* runs per call of the function (LatScope)   */
   double confidence;
   CmSource source;
   CmMethod method;

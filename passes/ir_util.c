@@ -27,6 +27,15 @@ MlirOpOperand latFirstUse(MlirValue value) {
   return mlirValueIsNull(value) ? none : mlirValueGetFirstUse(value);
 }
 
+size_t latUtf8Prefix(const char *text, size_t length, size_t max) {
+  if (length <= max)
+    return length;
+  size_t n = max;
+  while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+    n--; /* text[n] continues a character: cut before its first byte */
+  return n;
+}
+
 bool latOpIs(MlirOperation op, const char *name) {
   MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
   return s.length == strlen(name) && !memcmp(s.data, name, s.length);
@@ -124,9 +133,7 @@ static void appendText(MlirStringRef s, void *user) {
   TextSink *sink = user;
   if (sink->used + 1 >= sink->size)
     return;
-  size_t n = s.length;
-  if (n > sink->size - sink->used - 1)
-    n = sink->size - sink->used - 1;
+  size_t n = latUtf8Prefix(s.data, s.length, sink->size - sink->used - 1);
   memcpy(sink->out + sink->used, s.data, n);
   sink->used += n;
   sink->out[sink->used] = '\0';

@@ -41,6 +41,11 @@ MlirValue latResult(MlirOperation op, intptr_t i);
 /// Returns the first use of `value`, or a null use for a null value.
 MlirOpOperand latFirstUse(MlirValue value);
 
+/// Returns the length of the longest prefix of `text` (`length` bytes) of
+/// at most `max` bytes that ends on a UTF-8 character boundary: a name cut
+/// to fit a buffer never ends inside a character.
+size_t latUtf8Prefix(const char *text, size_t length, size_t max);
+
 /// Returns true when `op` is named exactly `name`.
 bool latOpIs(MlirOperation op, const char *name);
 

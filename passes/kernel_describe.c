@@ -279,12 +279,15 @@ static void describeCall(LatKernel *k, MlirOperation call) {
   MlirStringRef name = mlirStringRefCreateFromCString("?");
   if (!mlirAttributeIsNull(callee) && mlirAttributeIsAFlatSymbolRef(callee))
     name = mlirFlatSymbolRefAttrGetValue(callee);
-  snprintf(k->callee, sizeof k->callee, "%.*s", (int)name.length, name.data);
-  snprintf(k->axes, sizeof k->axes, "callee=@%s", k->callee);
+  k->isCall = true;
+  k->callee = name;
+  snprintf(k->axes, sizeof k->axes, "callee=@%.*s",
+           (int)latUtf8Prefix(name.data, name.length, sizeof k->axes - 9),
+           name.data);
 }
 
 const char *latKernelMethodName(const LatKernel *k) {
-  return k->callee[0]      ? "call"
+  return k->isCall         ? "call"
          : k->implicitGemm ? "implicit-gemm"
                            : cmMethodGetName(k->method);
 }
@@ -314,7 +317,7 @@ static void describeConv(LatKernel *k, MlirOperation op) {
   int64_t stride =
       latI64ArrayAttr(op, strstr(name, "linalg") ? "strides" : "stride", 0, 1);
   addField(k, "batch", (double)out.dims[0]);
-  addField(k, "hw", (double)(out.dims[h] * out.dims[h + 1]));
+  addField(k, "hw", (double)out.dims[h] * (double)out.dims[h + 1]);
   addField(k, "cin", cin);
   addField(k, "cout", cout);
   addField(k, "stride", (double)stride);
@@ -472,7 +475,8 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
     k->flops += opFlops(&g->nodes[i]);
   }
   const char *attention = NULL;
-  k->callee[0] = '\0';
+  k->isCall = false;
+  k->callee = mlirStringRefCreate(NULL, 0);
   if (!strcmp(rootNode->cls.name, "call"))
     describeCall(k, root);
   else if (rootNode->group >= 0 && !strcmp(rootNode->groupClass, "attention"))

@@ -255,6 +255,18 @@ static void writeMarkdown(FILE *f, const char *profile, const char *device,
   }
 }
 
+/* Writes `text` as one quoted CSV cell, quotes doubled: names, locations
+ * and axes may hold commas, quotes and newlines. */
+static void writeCsvCell(FILE *f, const char *text) {
+  fputc('"', f);
+  for (const char *p = text; *p; p++) {
+    if (*p == '"')
+      fputc('"', f);
+    fputc(*p, f);
+  }
+  fputc('"', f);
+}
+
 static void writeCsv(FILE *f, const LatFunctionReport *fns, size_t count) {
   fputs("function,id,type,ops,loc,latency_us,source,confidence,method,axes,"
         "dtype,flops,bytes,bound\n",
@@ -264,14 +276,18 @@ static void writeCsv(FILE *f, const LatFunctionReport *fns, size_t count) {
       const LatKernel *kk = &fns[i].graph.kernels[k];
       char ops[1024];
       kernelOps(&fns[i].graph, kk, ops, sizeof ops);
-      /* loc may hold commas and quotes: quote it, doubling quotes. */
-      fprintf(f, "%s,%zu,%s,\"%s\",\"", fns[i].name, k, kk->type, ops);
-      for (const char *p = kk->loc; *p; p++)
-        fputs(*p == '"' ? "\"\"" : (char[]){*p, 0}, f);
-      fprintf(f, "\",%.17g,%s,%.17g,%s,%s,%s,%.17g,%.17g,%s\n", kk->us,
-              cmSourceGetName(kk->source), kk->confidence,
-              latKernelMethodName(kk), kk->axes, kk->dtype, kk->flops,
-              kk->bytes, cmBoundGetName(kk->bound));
+      writeCsvCell(f, fns[i].name);
+      fprintf(f, ",%zu,", k);
+      writeCsvCell(f, kk->type);
+      fputc(',', f);
+      writeCsvCell(f, ops);
+      fputc(',', f);
+      writeCsvCell(f, kk->loc);
+      fprintf(f, ",%.17g,%s,%.17g,%s,", kk->us, cmSourceGetName(kk->source),
+              kk->confidence, latKernelMethodName(kk));
+      writeCsvCell(f, kk->axes);
+      fprintf(f, ",%s,%.17g,%.17g,%s\n", kk->dtype, kk->flops, kk->bytes,
+              cmBoundGetName(kk->bound));
     }
 }
 

@@ -9,7 +9,7 @@
 /// One annotated function: its kernels and totals by source.
 typedef struct {
   MlirOperation func;    /* the func.func                   */
-  char name[128];        /* symbol name                     */
+  char *name;            /* symbol name, whole (owned)      */
   LatGraph graph;        /* owned                           */
   double totalUs;        /* sum of kernel estimates         */
   double measuredUs;     /* part answered by measurements   */
