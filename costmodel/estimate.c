@@ -9,6 +9,7 @@
 #include "interpolate.h"
 #include "profile.h"
 #include "roofline.h"
+#include "transfer_impl.h"
 #include "work.h"
 
 #include "cm_error.h"
@@ -159,6 +160,35 @@ static bool estimateFromGroup(CmGroup *g, const double *q, const double *tq,
   return cmInterpolateND(g, 2, q, tq, out) || cmInterpolateND(g, 3, q, tq, out);
 }
 
+/* Transferred tables (device.csv `transferred_from`, written by
+ * latency-transfer): their reference device, the target points behind
+ * `kernel`'s table and its calibrated confidence. */
+static void transferOf(CmProfile profile, const char *kernel, CmPrepared *out) {
+  const struct CmProfileImpl *p = profile.ptr;
+  for (size_t i = 0; i < p->numDevice; i++)
+    if (!strcmp(p->device[i].key, "transferred_from"))
+      out->transferredFrom = p->device[i].text;
+  if (!out->transferredFrom)
+    return;
+  char key[160];
+  snprintf(key, sizeof key, "transfer_confidence.%s", kernel);
+  out->transferConfidence = cmProfileGetDeviceNumber(
+      profile, key,
+      cmProfileGetDeviceNumber(profile, "transfer_confidence",
+                               CM_TRANSFER_PRIOR_CONFIDENCE));
+  snprintf(key, sizeof key, "transfer_points.%s", kernel);
+  out->transferPoints = (int)cmProfileGetDeviceNumber(profile, key, 0);
+}
+
+/* A table answer of a transferred profile says so; its confidence includes
+ * the transfer's. */
+static void markTransferred(const CmPrepared *prep, CmEstimate *out) {
+  out->source = CM_SOURCE_TRANSFERRED;
+  out->confidence *= prep->transferConfidence;
+  out->transferredFrom = prep->transferredFrom;
+  out->transferPoints = prep->transferPoints;
+}
+
 /* Clears the answer. The corner and line arrays are left as they are: their
  * counts are zeroed, and they are half of the struct, so an exact hit stays
  * cheap. */
@@ -192,6 +222,7 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
              query->kernel);
     return CM_OK;
   }
+  transferOf(profile, policy->kernel, out);
   out->numAxes = policy->numAxes;
   for (int a = 0; a < policy->numAxes; a++)
     out->axisNames[a] = policy->axes[a];
@@ -249,8 +280,11 @@ CmStatus cmPreparedEstimate(const CmPrepared *prep, const double *axes,
       tq[a] = cmTransformApply(policy->transforms[a], q[a]);
     }
     if (prep->group &&
-        estimateFromGroup(prep->group, q, tq, complete, options, out))
+        estimateFromGroup(prep->group, q, tq, complete, options, out)) {
+      if (prep->transferredFrom)
+        markTransferred(prep, out);
       return CM_OK;
+    }
     PreparedValues values = {prep, axes};
     cmBuiltinWork(policy->kernel, preparedValue, &values, prep->dtype,
                   prep->kvDtype, &flops, &bytes);
@@ -264,9 +298,9 @@ CmStatus cmPreparedEstimate(const CmPrepared *prep, const double *axes,
  * up as its implicit GEMM: M = batch x output hw, N = cout, K = cin x
  * window (kh x kw), through the same exact -> 1D -> 2D -> 3D path of the
  * matmul tables. True, with `out` filled and `mapping` set, when the
- * tables answered (measured or interpolated); false leaves the conv to its
- * own roofline, with the reason. device.csv `implicit_gemm,0` turns it
- * off. */
+ * tables answered (measured, interpolated or transferred); false leaves the
+ * conv to its own roofline, with the reason. device.csv `implicit_gemm,0` turns
+ * it off. */
 static bool estimateImplicitGemm(CmProfile profile, const CmQuery *query,
                                  const CmOptions *options, CmEstimate *out) {
   if (!cmKernelIs(query->kernel, "conv2d") ||
@@ -294,7 +328,8 @@ static bool estimateImplicitGemm(CmProfile profile, const CmQuery *query,
   CmEstimate mapped;
   if (cmProfileEstimate(profile, &gemm, options, &mapped, NULL) != CM_OK ||
       (mapped.source != CM_SOURCE_MEASURED &&
-       mapped.source != CM_SOURCE_INTERPOLATED)) {
+       mapped.source != CM_SOURCE_INTERPOLATED &&
+       mapped.source != CM_SOURCE_TRANSFERRED)) {
     cmEstimateAddReason(out, "implicit GEMM m=%s n=%s k=%s: not in the tables",
                         text[0], text[1], text[2]);
     return false;

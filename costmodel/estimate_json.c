@@ -9,9 +9,9 @@
 #include <string.h>
 
 const char *cmSourceGetName(CmSource source) {
-  static const char *const names[] = {"measured", "interpolated", "roofline",
-                                      "unknown"};
-  return (unsigned)source < 4 ? names[source] : "unknown";
+  static const char *const names[] = {"measured", "interpolated", "transferred",
+                                      "roofline", "unknown"};
+  return (unsigned)source < 5 ? names[source] : "unknown";
 }
 
 const char *cmMethodGetName(CmMethod method) {
@@ -184,5 +184,10 @@ void cmEstimatePrintJson(const CmEstimate *e, FILE *out) {
   cmJsonPrintString(out, e->reason);
   fputs(",\"mapping\":", out);
   e->mapping ? cmJsonPrintString(out, e->mapping) : (void)fputs("null", out);
+  if (e->transferredFrom) {
+    fputs(",\"transferred_from\":", out);
+    cmJsonPrintString(out, e->transferredFrom);
+    fprintf(out, ",\"transfer_points\":%d", e->transferPoints);
+  }
   fputs("}\n", out);
 }

@@ -85,4 +85,9 @@ size_t evalSelectOffGrid(Selection *sel, const char *axes, size_t values,
 void evalPrintReport(bool json, const char *protocol, const Sample *samples,
                      size_t n, bool summaryOnly);
 
+/// Runs `latency-eval --transfer ...` (eval_transfer.c): the accuracy of a
+/// profile transferred from a reference on a measured target table; returns
+/// the exit status.
+int evalTransferMain(int argc, char **argv);
+
 #endif /* LATENCY_EVAL_H */

@@ -1,8 +1,9 @@
 /*===- eval_report.c - latency-eval's summaries, bands and sample rows ---===*
  *
- * Summaries per answering tier (interpolated, roofline fallback, all) plus
- * the roofline alone over every point; accuracy per confidence quintile; one
- * row per sample. Markdown for people, JSON for scripts (NaN as null).
+ * Summaries per answering tier (interpolated, transferred when any answer is,
+ * roofline fallback, all) plus the roofline alone over every point; accuracy
+ * per confidence quintile; one row per sample. Markdown for people, JSON for
+ * scripts (NaN as null).
  *
  *===----------------------------------------------------------------------===*/
 #include "eval.h"
@@ -68,7 +69,10 @@ static bool confidenceBands(const Sample *samples, size_t n, Band *bands) {
 typedef struct {
   const char *label;
   EvalSummary s;
+  bool optional; /* printed only when some answer is in it */
 } Row;
+
+enum { kNumRows = 5 };
 
 static void summarise(const Sample *samples, size_t n, Row *rows) {
   double *pred = malloc((n + 1) * sizeof *pred);
@@ -77,10 +81,11 @@ static void summarise(const Sample *samples, size_t n, Row *rows) {
     const char *label;
     int source; /* -1: all, -2: roofline alone over all */
   } tiers[] = {{"interpolated", CM_SOURCE_INTERPOLATED},
+               {"transferred", CM_SOURCE_TRANSFERRED},
                {"roofline (fallback)", CM_SOURCE_ROOFLINE},
                {"all answers", -1},
                {"roofline only, all points", -2}};
-  for (int t = 0; t < 4; t++) {
+  for (int t = 0; t < kNumRows; t++) {
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
       const Sample *s = &samples[i];
@@ -93,6 +98,7 @@ static void summarise(const Sample *samples, size_t n, Row *rows) {
     }
     rows[t].label = tiers[t].label;
     rows[t].s = evalSummarise(pred, meas, m);
+    rows[t].optional = tiers[t].source == CM_SOURCE_TRANSFERRED;
   }
   free(pred);
   free(meas);
@@ -104,8 +110,10 @@ static void printMarkdown(const char *protocol, const Sample *samples, size_t n,
   printf("| answers | points | MAPE %% | RMSPE %% | p50 %% | p90 %% | within "
          "5%% | within 10%% | Spearman |\n|---|---:|---:|---:|---:|---:|---:|"
          "---:|---:|\n");
-  for (int t = 0; t < 4; t++) {
+  for (int t = 0; t < kNumRows; t++) {
     const EvalSummary *s = &rows[t].s;
+    if (rows[t].optional && s->count == 0)
+      continue;
     printf("| %s | %zu | %.2f | %.2f | %.2f | %.2f | %.1f | %.1f | %.4f |\n",
            rows[t].label, s->count, s->mape, s->rmspe, s->p50, s->p90,
            s->within5, s->within10, s->spearman);
@@ -171,7 +179,9 @@ static void printJsonSummary(const EvalSummary *s) {
 static void printJson(const char *protocol, const Sample *samples, size_t n,
                       const Row *rows, bool summaryOnly) {
   printf("{\"protocol\":\"%s\",\"summary\":{", protocol);
-  for (int t = 0; t < 4; t++) {
+  for (int t = 0; t < kNumRows; t++) {
+    if (rows[t].optional && rows[t].s.count == 0)
+      continue;
     printf("%s\"%s\":", t ? "," : "", rows[t].label);
     printJsonSummary(&rows[t].s);
   }
@@ -210,7 +220,7 @@ static void printJson(const char *protocol, const Sample *samples, size_t n,
 
 void evalPrintReport(bool json, const char *protocol, const Sample *samples,
                      size_t n, bool summaryOnly) {
-  Row rows[4];
+  Row rows[kNumRows];
   summarise(samples, n, rows);
   if (json)
     printJson(protocol, samples, n, rows, summaryOnly);

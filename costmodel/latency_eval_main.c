@@ -34,7 +34,10 @@ static const char kUsage[] =
     "--off-grid m,n: N interior values of each axis (default 3) at random;\n"
     "  every point at one of them is held out, and those off-grid on all the\n"
     "  named axes are predicted (what a query between grid values meets).\n"
-    "key=value keeps only points whose regime key has that value.\n";
+    "key=value keeps only points whose regime key has that value.\n"
+    "latency-eval --transfer --from REF --device DEV.csv --target TABLE.csv\n"
+    "  [--random K | --suggest K] [--seed S]: accuracy of a profile\n"
+    "  transferred from REF with K target points of TABLE on its other rows.\n";
 
 /* Predicts candidate c from `train`: the full model and the roofline alone. */
 static void predict(CmProfile train, const Candidate *c, Sample *out) {
@@ -117,6 +120,9 @@ static void progress(size_t done, size_t total) {
 int main(int argc, char **argv) {
   Args args;
   Selection sel = {0};
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--transfer")) /* eval_transfer.c */
+      return evalTransferMain(argc, argv);
   if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
     fputs(kUsage, stdout);
     return 0;

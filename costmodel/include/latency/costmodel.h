@@ -185,6 +185,7 @@ CmStatus cmProfileLoadTablesFor(CmProfile profile, const CmQuery *queries,
 typedef enum {
   CM_SOURCE_MEASURED,     /* exact hit in a measured table         */
   CM_SOURCE_INTERPOLATED, /* between measured neighbours           */
+  CM_SOURCE_TRANSFERRED,  /* a table transferred from another device */
   CM_SOURCE_ROOFLINE,     /* analytic default from device.csv      */
   CM_SOURCE_UNKNOWN       /* no tier could answer (reason says why) */
 } CmSource;
@@ -253,9 +254,11 @@ typedef struct {
   CmBound bound;           /* roofline: which bound won                  */
   double flops, bytes;     /* roofline inputs (derived or given), or -1  */
   double computeUs, memoryUs, launchUs; /* roofline parts               */
-  const char *mapping; /* "implicit-gemm" when a conv was answered as
-                          its implicit GEMM from matmul tables, or NULL */
-  char reason[256];    /* why tiers were skipped; "" when none       */
+  const char *mapping;         /* "implicit-gemm" when a conv was answered as
+                                  its implicit GEMM from matmul tables, or NULL */
+  const char *transferredFrom; /* transferred: reference device, or NULL */
+  int transferPoints;          /* transferred: target points of the kernel */
+  char reason[256];            /* why tiers were skipped; "" when none       */
 } CmEstimate;
 
 /// Estimates the latency of `query` on `profile` with `options` into `*out`.
@@ -282,7 +285,10 @@ typedef struct {
   char dtype[24];                      /* canonical element type or ""      */
   char kvDtype[24];                    /* kv_dtype regime value, or ""      */
   double regimeNumbers[CM_MAX_REGIME]; /* numeric regime values, or NaN    */
-  char reason[192];                    /* why no table matched, or ""       */
+  const char *transferredFrom; /* reference of transferred tables, or NULL */
+  double transferConfidence;   /* their calibrated confidence            */
+  int transferPoints;          /* target points behind them              */
+  char reason[192];            /* why no table matched, or ""       */
 } CmPrepared;
 
 /// Resolves the kernel and regime keys of `query` (its axis fields are
@@ -302,7 +308,7 @@ CmStatus cmPreparedEstimate(const CmPrepared *prepared, const double *axes,
                             CmError *err);
 
 /// Returns the lower-case name of `source`: "measured", "interpolated",
-/// "roofline" or "unknown".
+/// "transferred", "roofline" or "unknown".
 const char *cmSourceGetName(CmSource source);
 
 /// Returns the name of `method`, e.g. "exact", "weighted-1d", "delaunay-3d".
