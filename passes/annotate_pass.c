@@ -489,22 +489,45 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
   return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }
 
+/* Loads the profile `name` with the fusion rules of `rules` (when given)
+ * instead of its own; an error at the module when either cannot be read. */
+static bool loadProfileWithRules(MlirOperation module, const char *name,
+                                 const char *rules, CmProfile *out) {
+  CmError err;
+  if (!loadProfile(module, name, out))
+    return false;
+  if (!rules || !*rules || cmProfileLoadFusionRules(*out, rules, &err) == CM_OK)
+    return true;
+  char message[700];
+  snprintf(message, sizeof message, "latency: cannot load rules: %s",
+           err.message);
+  mlirEmitError(mlirOperationGetLocation(module), message);
+  cmProfileDestroy(*out);
+  return false;
+}
+
+/* compare=: both partitions priced by `profile`'s tables, printed. */
+static bool compareRules(MlirOperation module, CmProfile profile,
+                         const char *profileName, const char *compare) {
+  CmProfile other;
+  CmError err;
+  if (!loadProfileWithRules(module, profileName, compare, &other))
+    return false;
+  bool ok = cmProfileLoadTablesFor(profile, NULL, 0, &err) == CM_OK;
+  if (!ok)
+    emitProfileError(module, &err);
+  ok = ok && latCompareRules(module, profile, other, compare);
+  cmProfileDestroy(other);
+  return ok;
+}
+
 MlirLogicalResult latDetectFusionKernels(MlirOperation module,
                                          const char *profileName,
-                                         const char *rules) {
+                                         const char *rules,
+                                         const char *compare) {
   CmProfile profile;
-  if (!loadProfile(module, profileName, &profile))
+  if (!loadProfileWithRules(module, profileName, rules, &profile))
     return mlirLogicalResultFailure();
-  CmError err;
-  if (rules && *rules &&
-      cmProfileLoadFusionRules(profile, rules, &err) != CM_OK) {
-    char message[700];
-    snprintf(message, sizeof message, "latency: cannot load rules: %s",
-             err.message);
-    mlirEmitError(mlirOperationGetLocation(module), message);
-    cmProfileDestroy(profile);
-    return mlirLogicalResultFailure();
-  }
   LatFunctionReport *fns = NULL;
   long n = buildFunctions(module, true, NULL, &profile, &fns);
   for (long i = 0; i < n; i++) {
@@ -519,6 +542,8 @@ MlirLogicalResult latDetectFusionKernels(MlirOperation module,
   }
   if (fns)
     freeFunctions(fns, n);
+  bool ok = n >= 0 && (!compare || !*compare ||
+                       compareRules(module, profile, profileName, compare));
   cmProfileDestroy(profile);
-  return n >= 0 ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
+  return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }

@@ -27,6 +27,13 @@ bool latWriteReport(const char *path, const char *profile, const char *device,
                     const LatFunctionReport *functions, size_t count,
                     char *error, size_t errorSize);
 
+/// Prints to stdout, per function of `module`, its partitions under the
+/// fusion rules of `profile` and of `compare` (named `compareName`):
+/// kernel counts, totals priced by `profile`'s tables (loaded) and the
+/// kernel types only one has (compare_rules.c). False when out of memory.
+bool latCompareRules(MlirOperation module, CmProfile profile, CmProfile compare,
+                     const char *compareName);
+
 /// Writes a Chrome trace event JSON file of the kernels end to end in
 /// program order, one track per function; false with `error` filled.
 bool latWriteTrace(const char *path, const LatFunctionReport *functions,

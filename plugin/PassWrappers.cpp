@@ -122,12 +122,16 @@ struct DetectFusionKernelsPass
   Option<std::string> rules{
       *this, "rules",
       llvm::cl::desc("A fusion.csv that overrides the profile's rules")};
+  Option<std::string> compare{
+      *this, "compare",
+      llvm::cl::desc("Another fusion.csv: print both partitions' kernels "
+                     "and predicted totals")};
 
   void runOnOperation() final {
-    std::string profileText = profile, rulesText = rules;
-    if (mlirLogicalResultIsFailure(
-            latDetectFusionKernels(wrap(getOperation().getOperation()),
-                                   profileText.c_str(), rulesText.c_str())))
+    std::string profileText = profile, rulesText = rules, compareText = compare;
+    if (mlirLogicalResultIsFailure(latDetectFusionKernels(
+            wrap(getOperation().getOperation()), profileText.c_str(),
+            rulesText.c_str(), compareText.c_str())))
       return signalPassFailure();
     markAllAnalysesPreserved();
   }

@@ -44,10 +44,11 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
 
 /// Groups the ops of every function in `module` into fusion kernels and tags
 /// them with `latency.kernel`; `rules` (a fusion.csv path, "" = unset)
-/// overrides the rules of `profile`.
+/// overrides the rules of `profile`; `compare` (another fusion.csv, "" =
+/// unset) prints both partitions' kernels and predicted totals to stdout.
 MlirLogicalResult latDetectFusionKernels(MlirOperation module,
-                                         const char *profile,
-                                         const char *rules);
+                                         const char *profile, const char *rules,
+                                         const char *compare);
 
 #ifdef __cplusplus
 }
