@@ -1276,6 +1276,10 @@ def m_scf_wrap(rng, mod):
         if rng.random() < 0.15:
             bounds = [(lb, 5), (ub, 2), (st, 1)]     # upper below lower
             trips = "neg"
+        elif rng.random() < 0.1 and ivt == "index":
+            # more than 2^63 trips: upper - lower overflows int64
+            bounds = [(lb, -2**63 + 1), (ub, 2**63 - 1), (st, rng.choice([1, 2, 3]))]
+            trips = "2^64"
         elif rng.random() < 0.15 and trips not in (0, 1):
             bounds = [(lb, 0), (ub, trips), (st, 3)]
         if kind == "for-dynamic":
@@ -1298,6 +1302,8 @@ def m_scf_wrap(rng, mod):
                  ["}) : %s" % render_fn_type([ivt] * 3 + out_t, out_t)])
         if kind == "for":
             kind = "for-%s" % ({2**40: "2^40", 2**62: "2^62"}.get(trips, trips))
+        elif trips == "2^64":
+            kind += "-2^64"
     f.items[lo:hi] = pre + [Op(lines)]
     replace_uses(f, lo + len(pre) + 1, dict(zip(outs, res)))
     return kind
@@ -1386,6 +1392,9 @@ KIND_NAMES = ["extract"] + [k for k, _, _ in MUTATIONS]
 # files written there must parse.
 EXTRA_RUNS = [
     ("nofusion", ["--pass-pipeline=builtin.module(annotate-latency{fusion=false})"]),
+    ("greedy", ["--pass-pipeline=builtin.module(annotate-latency{fusion=greedy})"]),
+    ("greedy-report", ["--pass-pipeline=builtin.module(annotate-latency{fusion=greedy "
+                       "report={out}.json})"]),
     ("epyc-9654", ["--pass-pipeline=builtin.module(annotate-latency{profile=epyc-9654})"]),
     ("b200", ["--pass-pipeline=builtin.module(annotate-latency{profile=b200})"]),
     ("detect-only", ["--detect-fusion-kernels"]),
@@ -1393,13 +1402,30 @@ EXTRA_RUNS = [
     ("report-json", ["--annotate-latency=report={out}.json trace={out}.trace.json"]),
     ("report-md-csv", ["--pass-pipeline=builtin.module(annotate-latency{report={out}.md "
                        "interpolation=false},annotate-latency{report={out}.csv})"]),
+    ("precision", None),
+    ("bad-option", None),
+]
+BAD_OPTIONS = [
+    "--annotate-latency=profile=/nonexistent-profile",
+    "--annotate-latency=profile=",
+    "--annotate-latency=report=/nonexistent-dir/r.json",
+    "--annotate-latency=report={out}.txt",
+    "--annotate-latency=trace=/nonexistent-dir/t.json",
+    "--detect-fusion-kernels=rules=/nonexistent-rules.csv",
+    "--detect-fusion-kernels=profile=/nonexistent-profile",
 ]
 RUN_NAMES = ["default"] + [n for n, _ in EXTRA_RUNS]
 
 
-def extra_run(rng, nargs):
-    name, args = rng.choice(EXTRA_RUNS)
-    if args is None:
+def extra_run(rng, nargs, name=None):
+    """A second plugin run: a random configuration, or the one named."""
+    name, args = rng.choice(EXTRA_RUNS) if name is None else (name, dict(EXTRA_RUNS)[name])
+    if name == "precision":
+        args = ["--pass-pipeline=builtin.module(annotate-latency{precision=%s})" %
+                rng.choice(["bf16", "f16", "fp8", "int8", "as-is", "fp4"])]
+    elif name == "bad-option":
+        args = [rng.choice(BAD_OPTIONS)]
+    elif args is None:
         # weights as arguments: argument indices, some out of range
         pool = list(range(nargs)) + [-1, nargs, 99, 2**31]
         idx = [rng.choice(pool) for _ in range(rng.randint(1, 3))]
@@ -1409,8 +1435,9 @@ def extra_run(rng, nargs):
 
 
 class Mutant:
-    def __init__(self, seed, index, model, kinds, variants, text, runs):
+    def __init__(self, seed, index, model, kinds, variants, text, runs, nargs=0):
         self.seed, self.index, self.model = seed, index, model
+        self.nargs = nargs              # arguments of the fuzzed function
         self.kinds = kinds              # mutation kinds applied (or ["extract"])
         self.variants = variants        # their variant names
         self.text = text
@@ -1476,7 +1503,8 @@ def make_mutant(models, seed, index):
             runs.append(extra_run(rng, len(mod.main.args)))
         header = "// graph fuzz mutant: %s\n" % Mutant(
             seed, index, model, kinds, variants, "", runs).describe()
-        return Mutant(seed, index, model, kinds, variants, header + text, runs)
+        return Mutant(seed, index, model, kinds, variants, header + text, runs,
+                      len(mod.main.args))
     raise RuntimeError("no mutant for seed %d index %d" % (seed, index))
 
 

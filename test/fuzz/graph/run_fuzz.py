@@ -26,6 +26,7 @@ import csv
 import json
 import math
 import os
+import random
 import re
 import shlex
 import struct
@@ -91,6 +92,19 @@ def f64_attr(text):
     return float(text)
 
 
+NUMBER_ATTR_RE = re.compile(r"\b(latency\.total_us|us|count) = ([^ ,}]+) : f64")
+
+
+def bad_numbers(module_text):
+    """The first latency.total_us, estimate us or count that is negative,
+    NaN or infinite (attributes.md: times and counts are >= 0)."""
+    for m in NUMBER_ATTR_RE.finditer(module_text):
+        v = f64_attr(m.group(2))
+        if not (v >= 0 and not math.isinf(v)):
+            return "%s = %s" % (m.group(1), m.group(2))
+    return ""
+
+
 def check_report(report, module_text):
     """The documented invariants of a JSON report (docs/attributes.md): each
     function's total_us is the sum of its kernels (each times its count) and
@@ -112,9 +126,10 @@ def check_report(report, module_text):
     for fn in report.get("functions", []):
         name, ks = fn.get("name"), fn.get("kernels", [])
         for k in ks:
-            us = k.get("latency_us")
-            if not isinstance(us, (int, float)) or not us >= 0:
-                problems.append("@%s kernel %s latency_us %r" % (name, k.get("id"), us))
+            for key in ("latency_us", "count"):
+                v = k.get(key, 1)
+                if not isinstance(v, (int, float)) or not v >= 0:
+                    problems.append("@%s kernel %s %s %r" % (name, k.get("id"), key, v))
         total = sum(k.get("latency_us", 0) * k.get("count", 1) for k in ks)
         if not math.isclose(total, fn.get("total_us", -1), rel_tol=1e-9, abs_tol=1e-9):
             problems.append("@%s total_us %r != sum of kernels %r" % (
@@ -141,6 +156,7 @@ def check_outputs(base, module_text):
             continue
         seen += 1
         path = os.path.join(d, fn)
+        fn = "report " + fn[len(stem):]     # the same message for every mutant
         if fn.endswith(".json"):
             try:
                 data = strict_json(path)
@@ -220,6 +236,10 @@ def run_plugin(mlir_opt, plugin, env, mutant, run, timeout, workdir):
                        % p.returncode)
     else:
         res.update(outcome="ok", why="")
+    if res["outcome"] == "ok":
+        bad = bad_numbers(p.stdout)
+        if bad:
+            res.update(outcome="FAIL", why="annotation " + bad)
     bad_utf8 = [n for n, t in (("output", p.stdout), ("diagnostics", p.stderr))
                 if SURROGATE_RE.search(t)]
     if res["outcome"] != "FAIL" and bad_utf8:
@@ -242,6 +262,7 @@ def printable(text):
 def first_error(stderr):
     for line in stderr.splitlines():
         if "error: " in line:
+            line = re.sub(r"[^\s']*/out/s\d+-i\d+-[\w-]+", "{out}", line)
             return printable(re.sub(r"^.*?error: ", "", line))
     return ""
 
@@ -267,6 +288,9 @@ def main(argv=None):
     ap.add_argument("--work-dir", default=os.path.join(os.getcwd(), "graph-fuzz"))
     ap.add_argument("--timeout", type=float, default=60,
                     help="seconds per plugin run before it counts as a FAIL")
+    ap.add_argument("--also", action="append", default=[], choices=mutate.RUN_NAMES[1:],
+                    metavar="RUN", help="also run every mutant in this configuration "
+                    "(repeatable; one of %s)" % ", ".join(mutate.RUN_NAMES[1:]))
     ap.add_argument("--save-all", action="store_true",
                     help="save every kept mutant, not only the failing ones")
     args = ap.parse_args(argv)
@@ -302,6 +326,12 @@ def main(argv=None):
         t1 = time.time()
         kept = mutate.verify_mutants(args.mlir_opt, mutants, args.work_dir, jobs=args.jobs)
         t2 = time.time()
+        for m in kept:
+            for name in args.also:
+                if name not in [r[0] for r in m.runs]:
+                    m.runs.append(mutate.extra_run(
+                        random.Random("%d/%d/%s" % (m.seed, m.index, name)),
+                        m.nargs, name))
         jobs = [(m, r) for m in kept for r in m.runs]
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
             results = list(ex.map(lambda mr: run_plugin(
@@ -389,11 +419,16 @@ def main(argv=None):
         if ms:
             c = collections.Counter(worst[key] for key in ms)
             print("  %-16s %6d %6d %6d %6d" % (k, len(ms), c["ok"], c["error"], c["FAIL"]))
-    errs = collections.Counter(first_error(r[5]) for r in records if r[4] == "error")
+    errs, example = collections.Counter(), {}
+    for r in records:
+        if r[4] == "error":
+            e = first_error(r[5])
+            errs[e] += 1
+            example.setdefault(e, "--seed %d --index %d (%s)" % (r[0], r[1], r[3]))
     if errs:
-        print("most frequent error diagnostics:")
-        for e, n in errs.most_common(8):
-            print("  %5d  %s" % (n, e[:150]))
+        print("most frequent error diagnostics (and one mutant showing each):")
+        for e, n in errs.most_common(10):
+            print("  %5d  %s\n         %s" % (n, e[:150], example[e]))
     if fails:
         print("\nFAIL: %d runs on %d mutants" % (len(fails), by_out["FAIL"]))
         sites = collections.Counter(r.get("site") or r["why"] for r in fails)
