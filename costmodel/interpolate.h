@@ -23,6 +23,10 @@ bool cmInterpolateND(CmGroup *group, int dim, const double *q, const double *tq,
 /// half-normal with that mean.
 double cmConfidenceFromError(double e);
 
+/// Returns |ln(`a` / `b`)| for positive `a` and `b`, finite also where the
+/// quotient overflows or underflows (latencies of 1e-320 and 1 us).
+double cmLogDistance(double a, double b);
+
 /// Records the two end points of `line` through `q` as the answer's corners.
 void cmCornersFromLine(const CmGroup *group, const double *q,
                        const CmLine *line, CmEstimate *out);

@@ -38,7 +38,7 @@ static void checkPoint(const CmLineIndex *index, int a, const double *sx,
   const CmLinePoint *lo, *hi;
   if (!cmLineBracket(line, sx[a], &lo, &hi))
     return;
-  *sum += fabs(log(lerp(lo, hi, sx[a], st) / sy));
+  *sum += cmLogDistance(lerp(lo, hi, sx[a], st), sy);
   (*count)++;
 }
 
@@ -72,6 +72,11 @@ double cmConfidenceFromError(double e) {
     return 1.0;
   const double sqrtPi = 1.7724538509055160273; /* C11 has no M_PI */
   return erf(log(1.1) / (e * sqrtPi));
+}
+
+double cmLogDistance(double a, double b) {
+  double d = fabs(log(a / b));
+  return isfinite(d) ? d : fabs(log(a) - log(b)); /* a / b out of range */
 }
 
 bool cmInterpolate1D(CmGroup *g, const double *q, const double *tq,

@@ -69,7 +69,7 @@ static void answerFromSimplex(const CmGroup *g, int dim, const int *axes,
   const double kFloor = 0.05, kScale = 0.2;
   double spread = 0;
   for (int i = 0; i <= dim && value > 0; i++)
-    spread += weights[i] * fabs(log(out->corners[i].latencyUs / value));
+    spread += weights[i] * cmLogDistance(out->corners[i].latencyUs, value);
   out->errorEstimate =
       sqrt(kFloor * kFloor + kScale * kScale * spread * spread);
   out->confidence = cmConfidenceFromError(out->errorEstimate);

@@ -236,6 +236,31 @@ TEST(transform_collapsing_two_points_still_interpolates) {
   cmProfileDestroy(p);
 }
 
+/* Found by fuzz_profile_load: a latency of 1e-320 us made a check error
+ * |ln(pred / measured)| overflow to infinity, every 1D weight 0, and the
+ * weighted answer 0 / 0 (and the confidence NaN). */
+TEST(denormal_latency_keeps_1d_weights_finite) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/denormal", scratch);
+  CHECK(testMakeProfile(dir, NULL,
+                        "kernel,dtype,m,n,k,latency_us\n"
+                        "matmul,bf16,1,64,64,1\n"
+                        "matmul,bf16,2,64,64,1e-320\n"
+                        "matmul,bf16,4,64,64,1\n"
+                        "matmul,bf16,3,32,64,1\n"
+                        "matmul,bf16,3,128,64,1\n"));
+  CmProfile p;
+  CHECK(testLoadProfile(dir, &p));
+  CmField fields[] = {{"dtype", "bf16"}, {"m", "3"}, {"n", "64"}, {"k", "64"}};
+  CmQuery q = {"matmul", fields, 4, -1, -1};
+  CmEstimate e;
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  CHECK(e.method == CM_METHOD_WEIGHTED_1D);
+  CHECK_NEAR(e.latencyUs, 0.75, 1e-12); /* lines m (0.5) and n (1), equal */
+  CHECK(e.confidence >= 0 && e.confidence <= 1 && isfinite(e.errorEstimate));
+  cmProfileDestroy(p);
+}
+
 /* Loading by query must read every table a whole load answers from, however
  * the table spells the row (found by fuzz_profile_load and by reading
  * table_scan.c): cells padded with spaces (libcsv trims them), an empty
@@ -306,6 +331,7 @@ int main(int argc, char **argv) {
                    T(axis_outside_its_transform_domain_is_an_error),
                    T(odd_spellings_load_by_query_as_a_whole_load),
                    T(transform_collapsing_two_points_still_interpolates),
+                   T(denormal_latency_keeps_1d_weights_finite),
                    T(unknown_kernel_without_policy_is_explained),
                    T(missing_device_file_is_io_error));
 }
