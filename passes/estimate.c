@@ -45,10 +45,20 @@ static LatTableMiss missOf(const CmEstimate *est) {
   return LAT_MISS_OFF_GRID;
 }
 
+/* Attention kernels are priced by the cost model's own work formula
+ * (causal prefill, decode, cross: costmodel/work.c), not by the ops the
+ * graph spells them with (a full, masked s x s score matrix): one formula,
+ * so the pass and latency-query cost the same attention the same way. */
+static bool usesBuiltinWork(const char *type) {
+  return !strncmp(type, "attention", 9) ||
+         !strncmp(type, "cross_attention", 15);
+}
+
 bool latKernelEstimate(CmProfile profile, const CmOptions *options,
                        LatKernel *k) {
-  CmQuery query = {k->type, k->fields, (size_t)k->numFields, k->flops,
-                   k->bytes};
+  bool builtin = usesBuiltinWork(k->type);
+  CmQuery query = {k->type, k->fields, (size_t)k->numFields,
+                   builtin ? -1 : k->flops, builtin ? -1 : k->bytes};
   CmEstimate est;
   CmError err;
   latKernelSetUnknown(k);
@@ -61,6 +71,10 @@ bool latKernelEstimate(CmProfile profile, const CmOptions *options,
   k->confidence = est.confidence;
   k->bound = est.bound;
   k->miss = missOf(&est);
+  if (builtin && est.flops >= 0 && est.bytes >= 0) {
+    k->flops = est.flops; /* the work the roofline priced, for the report */
+    k->bytes = est.bytes;
+  }
   if (est.mapping && !strcmp(est.mapping, "implicit-gemm"))
     noteImplicitGemm(k, &est);
   return true;

@@ -4,6 +4,8 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
+#include "latency/costmodel.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,30 +54,37 @@ void latOpName(MlirOperation op, char *out, size_t size) {
   snprintf(out, size, "%.*s", (int)s.length, s.data);
 }
 
+/* The MLIR spelling of element type `t` and its size in bytes, the size
+ * from the cost model's one dtype table (cmDtypeGetSize: i4 is half a
+ * byte, as the tables count it); integers of other widths count whole
+ * bytes. */
 static void elementTypeInfo(MlirType t, LatShape *shape) {
   const char *name = "";
-  double bytes = 0;
   if (mlirTypeIsABF16(t))
-    name = "bf16", bytes = 2;
+    name = "bf16";
   else if (mlirTypeIsAF16(t))
-    name = "f16", bytes = 2;
+    name = "f16";
   else if (mlirTypeIsAF32(t))
-    name = "f32", bytes = 4;
+    name = "f32";
   else if (mlirTypeIsAF64(t))
-    name = "f64", bytes = 8;
+    name = "f64";
   else if (mlirTypeIsAFloat8E4M3FN(t))
-    name = "f8E4M3FN", bytes = 1;
+    name = "f8E4M3FN";
   else if (mlirTypeIsAFloat8E5M2(t))
-    name = "f8E5M2", bytes = 1;
-  else if (mlirTypeIsAInteger(t)) {
+    name = "f8E5M2";
+  else if (mlirTypeIsAIndex(t))
+    name = "index";
+  snprintf(shape->dtype, sizeof shape->dtype, "%s", name);
+  shape->elementBytes = *name ? cmDtypeGetSize(name) : 0;
+  if (mlirTypeIsAIndex(t))
+    shape->elementBytes = 8;
+  if (mlirTypeIsAInteger(t)) {
     unsigned width = mlirIntegerTypeGetWidth(t);
     snprintf(shape->dtype, sizeof shape->dtype, "i%u", width);
-    shape->elementBytes = width <= 8 ? 1 : width / 8.0;
-    return;
-  } else if (mlirTypeIsAIndex(t))
-    name = "index", bytes = 8;
-  snprintf(shape->dtype, sizeof shape->dtype, "%s", name);
-  shape->elementBytes = bytes;
+    shape->elementBytes = cmDtypeGetSize(shape->dtype);
+    if (shape->elementBytes <= 0)
+      shape->elementBytes = width <= 8 ? 1 : width / 8.0;
+  }
 }
 
 LatShape latShapeOf(MlirValue value) {
