@@ -2,10 +2,13 @@
  *
  * Same shape as line_index.c: hash the other-axis values to a set number,
  * count, fill. A set's triangulation is published once (or its failure
- * reason, so a hopeless set is not re-triangulated on every query).
+ * reason, so a hopeless set is not re-triangulated on every query); large
+ * ones come from the on-disk cache when it has them (triangulation_cache.c).
  *
  *===----------------------------------------------------------------------===*/
 #include "subspace_index.h"
+
+#include "triangulation_cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,8 +134,8 @@ static void buildTriangulation(const CmGroup *g, const CmSubspaceIndex *index,
       for (int j = 0; j < index->dim; j++)
         coords[i * index->dim + j] =
             g->tx[(size_t)set->points[i] * g->dim + index->axes[j]];
-    tri = cmTriangulationCreate(coords, set->count, index->dim, set->reason,
-                                sizeof set->reason);
+    tri = cmTriangulationCreateCached(coords, set->count, index->dim,
+                                      set->reason, sizeof set->reason);
     free(coords);
   } else {
     snprintf(set->reason, sizeof set->reason, "out of memory");

@@ -293,6 +293,33 @@ static bool buildGrid(CmTriangulation *t) {
   return true;
 }
 
+/* Allocates a triangulation holding a copy of `points`; NULL when out of
+ * memory. */
+static CmTriangulation *allocateWithPoints(const double *points,
+                                           size_t numPoints, int dim) {
+  CmTriangulation *t = calloc(1, sizeof *t);
+  if (!t || !(t->points = malloc(numPoints * dim * sizeof *t->points))) {
+    free(t);
+    return NULL;
+  }
+  t->dim = dim;
+  t->numPoints = numPoints;
+  memcpy(t->points, points, numPoints * dim * sizeof *t->points);
+  return t;
+}
+
+/* Computes the transforms and the cell grid of t's simplices; frees `t` and
+ * returns NULL when out of memory. */
+static CmTriangulation *finishGrid(CmTriangulation *t) {
+  size_t dd = (size_t)t->dim * t->dim;
+  t->transforms = malloc((t->numSimplices * dd + 1) * sizeof *t->transforms);
+  if (!t->transforms || !buildGrid(t)) {
+    cmTriangulationDestroy(t);
+    return NULL;
+  }
+  return t;
+}
+
 CmTriangulation *cmTriangulationCreate(const double *points, size_t numPoints,
                                        int dim, char *reason,
                                        size_t reasonSize) {
@@ -305,27 +332,44 @@ CmTriangulation *cmTriangulationCreate(const double *points, size_t numPoints,
              dim + 1);
     return NULL;
   }
-  CmTriangulation *t = calloc(1, sizeof *t);
-  if (!t || !(t->points = malloc(numPoints * dim * sizeof *t->points))) {
-    free(t);
+  CmTriangulation *t = allocateWithPoints(points, numPoints, dim);
+  if (!t) {
     snprintf(reason, reasonSize, "out of memory");
     return NULL;
   }
-  t->dim = dim;
-  t->numPoints = numPoints;
-  memcpy(t->points, points, numPoints * dim * sizeof *t->points);
   if (!triangulateWithQhull(t, reason, reasonSize)) {
     cmTriangulationDestroy(t);
     return NULL;
   }
-  t->transforms =
-      malloc((t->numSimplices * dim * dim + 1) * sizeof *t->transforms);
-  if (!t->transforms || !buildGrid(t)) {
+  if (!(t = finishGrid(t)))
     snprintf(reason, reasonSize, "out of memory");
+  return t;
+}
+
+CmTriangulation *cmTriangulationCreateFromSimplices(const double *points,
+                                                    size_t numPoints, int dim,
+                                                    const uint32_t *vertices,
+                                                    size_t numSimplices) {
+  if (dim < 2 || dim > kMaxDim || numPoints < (size_t)dim + 1)
+    return NULL;
+  size_t numIds = numSimplices * (dim + 1);
+  for (size_t i = 0; i < numIds; i++)
+    if (vertices[i] >= numPoints)
+      return NULL;
+  CmTriangulation *t = allocateWithPoints(points, numPoints, dim);
+  if (!t || !(t->vertices = malloc((numIds + 1) * sizeof *t->vertices))) {
     cmTriangulationDestroy(t);
     return NULL;
   }
-  return t;
+  memcpy(t->vertices, vertices, numIds * sizeof *t->vertices);
+  t->numSimplices = numSimplices;
+  return finishGrid(t);
+}
+
+const uint32_t *cmTriangulationGetSimplices(const CmTriangulation *t,
+                                            size_t *numSimplices) {
+  *numSimplices = t->numSimplices;
+  return t->vertices;
 }
 
 /* Barycentric coordinates of q in simplex s; false when s is degenerate. */

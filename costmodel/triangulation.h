@@ -2,7 +2,9 @@
  *
  * The only interface to Qhull. A triangulation is built once from a point
  * set (2D or 3D), its simplices copied out of Qhull, and then queried
- * read-only from any number of threads.
+ * read-only from any number of threads. Its simplices can be copied out and
+ * a triangulation rebuilt from them (the on-disk cache,
+ * triangulation_cache.c) without running Qhull again.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef LATENCY_TRIANGULATION_H
@@ -21,6 +23,23 @@ typedef struct CmTriangulation CmTriangulation;
 CmTriangulation *cmTriangulationCreate(const double *points, size_t numPoints,
                                        int dim, char *reason,
                                        size_t reasonSize);
+
+/// Rebuilds the triangulation that cmTriangulationCreate made earlier for
+/// the same `points` from its `numSimplices` simplices `vertices` (dim+1
+/// point indices each, as cmTriangulationGetSimplices returned them; both
+/// arrays copied), so point location answers bit-identically without Qhull.
+/// Returns NULL when out of memory, `dim` is not 2 or 3, or an index is out
+/// of range.
+CmTriangulation *cmTriangulationCreateFromSimplices(const double *points,
+                                                    size_t numPoints, int dim,
+                                                    const uint32_t *vertices,
+                                                    size_t numSimplices);
+
+/// Returns the simplices of `t` (borrowed, valid while `t` lives): dim+1
+/// point indices each, in Qhull's order; writes their count to
+/// `numSimplices`.
+const uint32_t *cmTriangulationGetSimplices(const CmTriangulation *t,
+                                            size_t *numSimplices);
 
 /// Frees `t`; NULL is a no-op.
 void cmTriangulationDestroy(CmTriangulation *t);

@@ -35,3 +35,6 @@ config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, bin_dir, config.environment.get("PATH", "")])
 # Tests must not pick up a developer's default-profile override.
 config.environment.pop("MLIR_LATENCY_PROFILE", None)
+# Nor write a triangulation cache under $HOME (latency-query-cache.test
+# points it at its own directory).
+config.environment["MLIR_LATENCY_CACHE"] = "off"
