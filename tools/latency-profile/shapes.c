@@ -24,7 +24,7 @@ static bool profileRules(void *ctx, const char *producer,
 bool lpDetectKernels(MlirOperation func, CmProfile rules, LatGraph *graph) {
   memset(graph, 0, sizeof *graph);
   LatInputs inputs = {NULL, 0, false};
-  if (!latGraphBuild(mlirOperationGetRegion(func, 0), &inputs, graph))
+  if (!latGraphBuild(mlirOperationGetRegion(func, 0), &inputs, true, graph))
     return false;
   latGraphMatchPatterns(graph, true);
   latGraphDetect(graph, true, profileRules, &rules);
@@ -58,7 +58,7 @@ static void describeShape(const LatKernel *k, LpShape *shape) {
 
 /* Why a kernel cannot be a table row, or NULL when it can. */
 static const char *unmeasurable(const LatKernel *k, const LpShape *shape) {
-  if (k->callee[0])
+  if (k->isCall)
     return "a call: the pass costs it as its callee's kernels";
   for (int i = 0; i < shape->numFields; i++)
     if (strcmp(shape->names[i], "dtype") && isNumber(shape->values[i]))
