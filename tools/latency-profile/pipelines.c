@@ -1,12 +1,11 @@
 /*===- pipelines.c - the lowering pipelines a profile is measured with ----===*
  *
- * `loops` is a stock pipeline of upstream passes only (docs/latency-profile.md
- * lists it): TOSA to linalg, elementwise tensor ops to linalg,
+ * `loops` is a stock pipeline of upstream passes only (docs/profiling.md
+ * lists it): TOSA constant folding (weights are transposed once, as the
+ * pass assumes), TOSA to linalg, elementwise tensor ops to linalg,
  * canonicalize, one-shot bufferization with results as out-parameters,
  * buffer deallocation, linalg to plain loops, everything to LLVM; the JIT
- * then compiles at -O3. `vectorized` tiles and vectorizes linalg ops first
- * (transform dialect, tiling.c documents the schedule) and falls back to
- * `loops` for a kernel whose vectorization fails.
+ * then compiles at -O3.
  *
  *===----------------------------------------------------------------------===*/
 #include "pipelines.h"
@@ -14,7 +13,8 @@
 #include <string.h>
 
 #define LP_FRONT                                                               \
-  "func.func(tosa-optional-decompositions,tosa-infer-shapes,"                  \
+  "func.func(tosa-layerwise-constant-fold,tosa-optional-decompositions,"       \
+  "tosa-infer-shapes,"                                                         \
   "tosa-make-broadcastable,tosa-to-linalg-named,tosa-to-linalg,"               \
   "tosa-to-arith,tosa-to-tensor,tosa-to-scf,convert-elementwise-to-linalg),"   \
   "canonicalize,"
