@@ -11,7 +11,8 @@ largest bundled model, the bf16 LLaMA block (it makes the pass parse the bf16
 GEMM table) and generated graphs of 10k, 30k and 100k ops (gen_graph.py), to
 show growth with size.
 
-usage: bench_passes.py MLIR_OPT PLUGIN MODEL [RUNS]
+usage: bench_passes.py MLIR_OPT PLUGIN MODEL [RUNS] [PASS_OPTIONS]
+(PASS_OPTIONS, e.g. "gains=false" or "precision=bf16", go to --annotate-latency=)
 """
 import os
 import subprocess
@@ -20,6 +21,7 @@ import tempfile
 
 mlir_opt, plugin, model = sys.argv[1], sys.argv[2], sys.argv[3]
 runs = int(sys.argv[4]) if len(sys.argv) > 4 else 7
+annotate_flag = "--annotate-latency" + ("=" + sys.argv[5] if len(sys.argv) > 5 else "")
 here = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -68,7 +70,7 @@ for name, path, n in inputs:
     base, cse, annotate = least_interleaved([
         opt + io,
         opt + ["--pass-pipeline=builtin.module(func.func(cse))"] + io,
-        opt + [f"--load-pass-plugin={plugin}", "--annotate-latency"] + io,
+        opt + [f"--load-pass-plugin={plugin}", annotate_flag] + io,
     ])
     ops = n or sum(1 for line in open(path) if " = " in line)
     print(f"{name:40} {base:10.3f}s {(cse - base) / base:6.0%} "
