@@ -346,22 +346,22 @@ CmTriangulation *cmTriangulationCreate(const double *points, size_t numPoints,
   return t;
 }
 
-CmTriangulation *cmTriangulationCreateFromSimplices(const double *points,
-                                                    size_t numPoints, int dim,
-                                                    const uint32_t *vertices,
-                                                    size_t numSimplices) {
-  if (dim < 2 || dim > kMaxDim || numPoints < (size_t)dim + 1)
-    return NULL;
+CmTriangulation *cmTriangulationCreateFromSimplicesOwned(const double *points,
+                                                         size_t numPoints,
+                                                         int dim,
+                                                         uint32_t *vertices,
+                                                         size_t numSimplices) {
+  bool valid = dim >= 2 && dim <= kMaxDim && numPoints >= (size_t)dim + 1;
   size_t numIds = numSimplices * (dim + 1);
-  for (size_t i = 0; i < numIds; i++)
-    if (vertices[i] >= numPoints)
-      return NULL;
-  CmTriangulation *t = allocateWithPoints(points, numPoints, dim);
-  if (!t || !(t->vertices = malloc((numIds + 1) * sizeof *t->vertices))) {
-    cmTriangulationDestroy(t);
+  for (size_t i = 0; valid && i < numIds; i++)
+    valid = vertices[i] < numPoints;
+  CmTriangulation *t =
+      valid ? allocateWithPoints(points, numPoints, dim) : NULL;
+  if (!t) {
+    free(vertices);
     return NULL;
   }
-  memcpy(t->vertices, vertices, numIds * sizeof *t->vertices);
+  t->vertices = vertices;
   t->numSimplices = numSimplices;
   return finishGrid(t);
 }

@@ -25,15 +25,16 @@ CmTriangulation *cmTriangulationCreate(const double *points, size_t numPoints,
                                        size_t reasonSize);
 
 /// Rebuilds the triangulation that cmTriangulationCreate made earlier for
-/// the same `points` from its `numSimplices` simplices `vertices` (dim+1
-/// point indices each, as cmTriangulationGetSimplices returned them; both
-/// arrays copied), so point location answers bit-identically without Qhull.
-/// Returns NULL when out of memory, `dim` is not 2 or 3, or an index is out
-/// of range.
-CmTriangulation *cmTriangulationCreateFromSimplices(const double *points,
-                                                    size_t numPoints, int dim,
-                                                    const uint32_t *vertices,
-                                                    size_t numSimplices);
+/// the same `points` (copied) from its `numSimplices` simplices `vertices`
+/// (dim+1 point indices each, as cmTriangulationGetSimplices returned them),
+/// so point location answers bit-identically without Qhull. Takes ownership
+/// of `vertices` (malloc'd), freed on failure too. Returns NULL when out of
+/// memory, `dim` is not 2 or 3, or an index is out of range.
+CmTriangulation *cmTriangulationCreateFromSimplicesOwned(const double *points,
+                                                         size_t numPoints,
+                                                         int dim,
+                                                         uint32_t *vertices,
+                                                         size_t numSimplices);
 
 /// Returns the simplices of `t` (borrowed, valid while `t` lives): dim+1
 /// point indices each, in Qhull's order; writes their count to

@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { kCacheVersion = 1, kPathSize = 4096 };
+enum { kCacheVersion = 2, kPathSize = 4096 };
 static const char kMagic[8] = {'M', 'L', 'L', 'A', 'T', 'T', 'R', 'I'};
 
 typedef struct {
@@ -33,7 +33,7 @@ typedef struct {
   uint32_t dim;          /* 2 or 3                                */
   uint64_t numPoints;    /* input points                          */
   uint64_t numSimplices; /* simplices that follow the points      */
-  uint64_t checksum;     /* hashBytes of points then ids          */
+  uint64_t checksum;     /* entryChecksum of points and ids       */
 } EntryHeader;
 
 static pthread_mutex_t gNoteLock = PTHREAD_MUTEX_INITIALIZER;
@@ -57,6 +57,12 @@ static uint64_t hashBytes(const void *data, size_t size, uint64_t h) {
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdull;
   return h ^ (h >> 33);
+}
+
+/* The checksum of an entry: its points, then its ids, hashed in a chain. */
+static uint64_t entryChecksum(const double *points, size_t pointBytes,
+                              const uint32_t *ids, size_t idBytes) {
+  return hashBytes(ids, idBytes, hashBytes(points, pointBytes, kCacheVersion));
 }
 
 /*------------------------------------------------------------------ places --*/
@@ -135,6 +141,32 @@ static const char *checkHeader(const EntryHeader *h, size_t fileSize,
   return NULL;
 }
 
+/* Reads the points and ids of an entry whose header `h` checked out into
+ * new arrays; returns why they are unusable, or NULL (with *ids NULL when
+ * out of memory or when they are another point set's). */
+static const char *readPayload(FILE *f, const EntryHeader *h,
+                               const double *points, size_t pointBytes,
+                               uint32_t **ids) {
+  size_t idBytes = (size_t)h->numSimplices * (h->dim + 1) * sizeof **ids;
+  double *stored = malloc(pointBytes + 1);
+  *ids = malloc(idBytes + 1);
+  const char *why = NULL;
+  if (!stored || !*ids) {
+    why = NULL; /* out of memory: triangulate instead */
+  } else if (fread(stored, 1, pointBytes, f) != pointBytes ||
+             fread(*ids, 1, idBytes, f) != idBytes ||
+             entryChecksum(stored, pointBytes, *ids, idBytes) != h->checksum) {
+    why = "checksum mismatch";
+  } else if (!memcmp(stored, points, pointBytes)) {
+    free(stored);
+    return NULL; /* the entry of these points */
+  }
+  free(stored); /* else another point set with the same hash: not corrupt */
+  free(*ids);
+  *ids = NULL;
+  return why;
+}
+
 /* Loads the entry at `path` for these points; NULL when absent or unusable
  * (keeping a note when it is corrupt rather than merely absent). */
 static CmTriangulation *readEntry(const char *path, const double *points,
@@ -145,40 +177,22 @@ static CmTriangulation *readEntry(const char *path, const double *points,
   struct stat st;
   EntryHeader h;
   const char *why = NULL;
-  unsigned char *payload = NULL;
+  uint32_t *ids = NULL;
   CmTriangulation *t = NULL;
   if (fstat(fileno(f), &st) != 0 || (size_t)st.st_size < sizeof h ||
-      fread(&h, sizeof h, 1, f) != 1) {
+      fread(&h, sizeof h, 1, f) != 1)
     why = "truncated header";
-    goto done;
-  }
-  if ((why = checkHeader(&h, (size_t)st.st_size, numPoints, dim)))
-    goto done;
-  size_t payloadSize = (size_t)st.st_size - sizeof h;
-  size_t pointBytes = numPoints * dim * sizeof(double);
-  if (!(payload = malloc(payloadSize + 1)))
-    goto done; /* out of memory: triangulate instead */
-  if (fread(payload, 1, payloadSize, f) != payloadSize ||
-      hashBytes(payload, payloadSize, kCacheVersion) != h.checksum) {
-    why = "checksum mismatch";
-    goto done;
-  }
-  if (memcmp(payload, points, pointBytes))
-    goto done; /* another point set with the same hash: not corrupt */
-  uint32_t *ids = malloc(payloadSize - pointBytes + 1);
-  if (ids) { /* copied out: the payload need not be aligned for uint32 */
-    memcpy(ids, payload + pointBytes, payloadSize - pointBytes);
-    t = cmTriangulationCreateFromSimplices(points, numPoints, dim, ids,
-                                           (size_t)h.numSimplices);
+  else if (!(why = checkHeader(&h, (size_t)st.st_size, numPoints, dim)))
+    why = readPayload(f, &h, points, numPoints * dim * sizeof(double), &ids);
+  fclose(f);
+  if (ids) {
+    t = cmTriangulationCreateFromSimplicesOwned(points, numPoints, dim, ids,
+                                                (size_t)h.numSimplices);
     if (!t)
       why = "a vertex index out of range";
-    free(ids);
   }
-done:
   if (why)
     keepNote(path, why);
-  free(payload);
-  fclose(f);
   return t;
 }
 
@@ -192,29 +206,23 @@ static void writeEntry(const char *path, const CmTriangulation *t,
   const uint32_t *ids = cmTriangulationGetSimplices(t, &numSimplices);
   size_t pointBytes = numPoints * dim * sizeof(double);
   size_t idBytes = numSimplices * (dim + 1) * sizeof(uint32_t);
-  unsigned char *payload = malloc(pointBytes + idBytes + 1);
-  if (!payload)
-    return;
-  memcpy(payload, points, pointBytes);
-  memcpy(payload + pointBytes, ids, idBytes);
   EntryHeader h = {.version = kCacheVersion,
                    .dim = (uint32_t)dim,
                    .numPoints = numPoints,
                    .numSimplices = numSimplices,
-                   .checksum =
-                       hashBytes(payload, pointBytes + idBytes, kCacheVersion)};
+                   .checksum = entryChecksum(points, pointBytes, ids, idBytes)};
   memcpy(h.magic, kMagic, sizeof kMagic);
   char temp[kPathSize + 64];
   snprintf(temp, sizeof temp, "%s.tmp.%ld.%u", path, (long)getpid(),
            atomic_fetch_add(&gTempCounter, 1));
   FILE *f = fopen(temp, "wb");
   bool ok = f && fwrite(&h, sizeof h, 1, f) == 1 &&
-            fwrite(payload, 1, pointBytes + idBytes, f) == pointBytes + idBytes;
+            fwrite(points, 1, pointBytes, f) == pointBytes &&
+            fwrite(ids, 1, idBytes, f) == idBytes;
   if (f && fclose(f) != 0)
     ok = false;
   if (!ok || rename(temp, path) != 0)
     remove(temp);
-  free(payload);
 }
 
 /*----------------------------------------------------------------- the API --*/
