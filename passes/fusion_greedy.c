@@ -206,8 +206,11 @@ bool latGreedyPartition(const LatFusionContext *c, LatGraph *g, MlirRegion body,
   out->singleOpKernels = g->numKernels;
   if (!latFusionGreedy(c, g))
     return false;
-  for (size_t k = 0; k < g->numKernels; k++) /* compaction moved them */
+  for (size_t k = 0; k < g->numKernels; k++) { /* compaction moved them */
     latKernelDescribe(g, (int)k, false);
+    latLocationText(g->nodes[g->kernels[k].root].op, g->kernels[k].loc,
+                    sizeof g->kernels[k].loc);
+  }
   out->greedyUs = estimateAll(c, g);
   out->rulesUs = rulesTotal(c, g, body, &out->rulesKernels);
   return out->rulesUs >= 0;

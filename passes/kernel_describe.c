@@ -498,7 +498,7 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   snprintf(k->costDtype, sizeof k->costDtype, "%s",
            g->precision && cmDtypeIsFloat(first.dtype) ? g->precision
                                                        : first.dtype);
-  if (warn && (!first.dtype[0] || first.elementBytes <= 0)) {
+  if (warn && !k->isCall && (!first.dtype[0] || first.elementBytes <= 0)) {
     char text[160];
     snprintf(text, sizeof text,
              "latency: unsupported element type '%s': bytes counted as 4 per "
@@ -512,7 +512,8 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
       addFieldText(k, "kv_dtype", k->costDtype);
   }
   k->bytes = boundaryBytes(g, kernel);
-  latLocationText(root, k->loc, sizeof k->loc);
+  if (warn) /* printing a location is costly; imagined kernels need none */
+    latLocationText(root, k->loc, sizeof k->loc);
 }
 
 void latGraphDescribe(LatGraph *g) {
