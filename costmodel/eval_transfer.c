@@ -4,7 +4,8 @@
  *                [--kernel K] [key=value ...] [--random K | --suggest K]
  *                [--seed S] [--format md|json] [--summary-only]
  *
- * TABLE.csv is a measured table of the target (profile table format). K of
+ * TABLE.csv is a measured table of the target (profile table format; with
+ * --kernel K, a table without a kernel column is read as K's). K of
  * its points are "measured": at random, or the K that latency-transfer
  * --suggest picks from the table's shapes (then looked up in the table, as
  * a user would measure them). The transfer from REF with those points is
@@ -17,6 +18,7 @@
 
 #include "latency/transfer.h"
 
+#include "cm_error.h"
 #include "csv_reader.h"
 #include "eval.h"
 #include "transfer_impl.h"
@@ -81,9 +83,50 @@ static int removeEntry(const char *path, const struct stat *st, int flag,
   return remove(path);
 }
 
+/* Copies the target table, adding a `kernel` column when it has none and
+ * --kernel names one (a raw GEMM table: m,n,k,dtype,latency_us). */
+typedef struct {
+  FILE *out;
+  const char *kernel; /* --kernel, or NULL */
+  bool sawHeader, add;
+} TableCopy;
+
+static CmStatus copyRow(void *context, char **fields, size_t n, size_t line,
+                        CmError *err) {
+  TableCopy *c = context;
+  (void)line, (void)err;
+  if (!c->sawHeader) {
+    c->sawHeader = true;
+    c->add = c->kernel != NULL;
+    for (size_t i = 0; i < n; i++)
+      c->add &= strcmp(fields[i], "kernel") != 0;
+    if (c->add)
+      fputs("kernel,", c->out);
+  } else if (c->add) {
+    cmCsvWriteField(c->out, c->kernel);
+    fputc(',', c->out);
+  }
+  for (size_t i = 0; i < n; i++) {
+    fputs(i ? "," : "", c->out);
+    cmCsvWriteField(c->out, fields[i]);
+  }
+  fputc('\n', c->out);
+  return CM_OK;
+}
+
+static CmStatus copyTable(const char *from, const char *to, const char *kernel,
+                          CmError *err) {
+  TableCopy c = {fopen(to, "w"), kernel, false, false};
+  if (!c.out)
+    return cmErrorSet(err, CM_ERR_IO, "%s: cannot write", to);
+  CmStatus status = cmCsvReadFile(from, from, copyRow, &c, err);
+  fclose(c.out);
+  return status;
+}
+
 /* Loads TABLE.csv as the only table of a scratch profile of the target. */
-static CmStatus loadTarget(const Args *a, const char *ref, const char *dir,
-                           CmProfile *out, CmError *err) {
+static CmStatus loadTarget(const Args *a, const char *kernel, const char *ref,
+                           const char *dir, CmProfile *out, CmError *err) {
   char from[4200], to[4200];
   snprintf(to, sizeof to, "%s/target/tables", dir);
   char *slash = strrchr(to, '/');
@@ -91,19 +134,29 @@ static CmStatus loadTarget(const Args *a, const char *ref, const char *dir,
   mkdir(to, 0755);
   *slash = '/';
   mkdir(to, 0755);
-  const char *copies[][2] = {{a->device, "device.csv"},
-                             {NULL, "fusion.csv"},
-                             {NULL, "policy.csv"},
-                             {a->target, "tables/target.csv"}};
-  for (int i = 0; i < 4; i++) {
+  const char *copies[][2] = {
+      {a->device, "device.csv"}, {NULL, "fusion.csv"}, {NULL, "policy.csv"}};
+  for (int i = 0; i < 3; i++) {
     snprintf(from, sizeof from, "%s/%s", ref, copies[i][1]);
     snprintf(to, sizeof to, "%s/target/%s", dir, copies[i][1]);
     CmStatus status = cmCopyFile(copies[i][0] ? copies[i][0] : from, to, err);
     if (status != CM_OK && i != 2) /* the reference may have no policy */
       return status;
   }
+  char table[4200];
+  snprintf(table, sizeof table, "%s/target/tables/target.csv", dir);
+  CmStatus status = copyTable(a->target, table, kernel, err);
   snprintf(to, sizeof to, "%s/target", dir);
-  return cmProfileCreateFromDir(to, out, err);
+  if (status != CM_OK ||
+      (status = cmProfileCreateFromDir(to, out, err)) == CM_OK)
+    return status;
+  char *at = strstr(err->message, table); /* name the user's file */
+  if (at) {
+    char message[sizeof err->message];
+    snprintf(message, sizeof message, "%s%s", a->target, at + strlen(table));
+    snprintf(err->message, sizeof err->message, "%s", message);
+  }
+  return status;
 }
 
 /* The union of the chosen points' columns: kernel, regime keys, axes. */
@@ -280,7 +333,7 @@ static int run(const Args *a, Selection sel, const char *ref, const char *dir) {
   CmProfile target = {NULL};
   CmTransfer t = {NULL};
   bool *chosen = NULL;
-  CmStatus status = loadTarget(a, ref, dir, &target, &err);
+  CmStatus status = loadTarget(a, sel.kernel, ref, dir, &target, &err);
   if (status == CM_OK)
     cmProfileForEachPoint(target, evalCollect, &sel);
   if (status == CM_OK && sel.count == 0) {

@@ -159,6 +159,10 @@ CmStatus cmTransferAddPoints(CmTransfer transfer, const char *path,
   return status;
 }
 
+void cmTransferSetDefaultKernel(CmTransfer transfer, const char *kernel) {
+  transfer.ptr->defaultKernel = kernel;
+}
+
 size_t cmTransferGetNumPoints(CmTransfer transfer) {
   return transfer.ptr->points.count;
 }

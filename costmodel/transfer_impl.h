@@ -79,8 +79,9 @@ struct CmTransferImpl {
   CmProfile target;    /* device.csv only                     */
   CmTransferGroup *groups;
   size_t numGroups, capacity;
-  CmShapeList points; /* sorted by group and axes, merged    */
-  bool fitted;        /* cmTransferFit ran                   */
+  CmShapeList points;        /* sorted by group and axes, merged    */
+  const char *defaultKernel; /* rows of files without `kernel` */
+  bool fitted;               /* cmTransferFit ran                   */
 };
 
 /// How one shape scales from the reference to the target.

@@ -1,8 +1,9 @@
 /*===- transfer_shapes.c - target points and candidate shapes from CSV ----===*
  *
- * Both files use the table format of the reference's policies: `kernel`,
- * each kernel's regime keys and axes, and (points) `latency_us`; any other
- * column is kept only to be echoed. Every row is checked as a table row
+ * Both files use the table format of the reference's policies: `kernel`
+ * (or a default kernel for a file without that column), each kernel's
+ * regime keys and axes, and (points) `latency_us`; any other column is kept
+ * only to be echoed. Every row is checked as a table row
  * is, with "file:line: ..." errors; a NaN, infinite, zero or negative
  * latency drops the point and counts it.
  *
@@ -68,9 +69,10 @@ static CmStatus readHeader(Reader *r, char **fields, size_t n, CmError *err) {
   r->numColumns = n;
   r->kernelColumn = findColumn(r, "kernel");
   r->latencyColumn = findColumn(r, "latency_us");
-  if (r->kernelColumn < 0 || (r->needLatency && r->latencyColumn < 0))
+  bool kernelKnown = r->kernelColumn >= 0 || r->t->defaultKernel;
+  if (!kernelKnown || (r->needLatency && r->latencyColumn < 0))
     return cmErrorSet(err, CM_ERR_FORMAT, "%s:1: missing required column '%s'",
-                      r->path, r->kernelColumn < 0 ? "kernel" : "latency_us");
+                      r->path, !kernelKnown ? "kernel" : "latency_us");
   if (!r->needLatency && !r->list->header) { /* the list owns it now */
     r->list->header = r->header;
     r->list->numFields = n;
@@ -172,7 +174,9 @@ static CmStatus readRow(void *context, char **fields, size_t n, size_t line,
                       "%s:%zu: %zu fields, the header has %zu", r->path, line,
                       n, r->numColumns);
   const Columns *c = NULL;
-  CmStatus status = columnsOf(r, fields[r->kernelColumn], line, &c, err);
+  const char *kernel =
+      r->kernelColumn >= 0 ? fields[r->kernelColumn] : r->t->defaultKernel;
+  CmStatus status = columnsOf(r, kernel, line, &c, err);
   if (status != CM_OK)
     return status;
   CmShape shape = {0};

@@ -21,21 +21,23 @@
 
 static const char kUsage[] =
     "usage: latency-transfer --from REF --device DEV.csv [--points CSV ...]\n"
-    "                        [--fusion CSV] --out DIR\n"
+    "                        [--fusion CSV] [--kernel K] --out DIR\n"
     "       latency-transfer --from REF --device DEV.csv [--points CSV ...]\n"
-    "                        --suggest N --candidates CSV [--seed S]\n"
+    "                        --suggest N --candidates CSV [--seed S] [--kernel "
+    "K]\n"
     "REF: a profile with tables (name or directory), e.g. h100-sxm.\n"
     "DEV.csv: the target's device.csv (key,value: peaks, mem_bw, ...).\n"
     "--points: measured target rows (kernel, regime keys, axes,\n"
     "  latency_us); a measured point is reproduced exactly.\n"
     "--out: writes a profile whose table answers say source=transferred.\n"
     "--suggest: prints the N candidate rows (same columns) whose\n"
-    "  measurement helps most; measure them, add them with --points.\n";
+    "  measurement helps most; measure them, add them with --points.\n"
+    "--kernel K: the kernel of rows in files without a kernel column.\n";
 
 enum { kMaxPointFiles = 16 };
 
 typedef struct {
-  const char *from, *device, *out, *fusion, *candidates;
+  const char *from, *device, *out, *fusion, *candidates, *kernel;
   const char *points[kMaxPointFiles];
   int numPoints;
   long suggest; /* -1: not asked */
@@ -58,6 +60,8 @@ static bool parseArgs(int argc, char **argv, Args *a) {
       a->fusion = next;
     else if (!strcmp(arg, "--candidates"))
       a->candidates = next;
+    else if (!strcmp(arg, "--kernel"))
+      a->kernel = next;
     else if (!strcmp(arg, "--points") && a->numPoints < kMaxPointFiles)
       a->points[a->numPoints++] = next;
     else if (!strcmp(arg, "--suggest"))
@@ -107,6 +111,8 @@ int main(int argc, char **argv) {
       cmProfileFindDir(args.from, reference, sizeof reference, &err)
           ? cmTransferCreate(reference, args.device, &transfer, &err)
           : CM_ERR_IO;
+  if (status == CM_OK)
+    cmTransferSetDefaultKernel(transfer, args.kernel);
   for (int i = 0; status == CM_OK && i < args.numPoints; i++)
     status = cmTransferAddPoints(transfer, args.points[i], &err);
   if (status == CM_OK && args.out)

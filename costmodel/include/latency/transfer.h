@@ -49,6 +49,11 @@ CmStatus cmTransferCreate(const char *referenceDir, const char *deviceCsv,
 /// Releases `transfer`; a null transfer is a no-op.
 void cmTransferDestroy(CmTransfer transfer);
 
+/// Names the kernel of the rows of point and candidate files that have no
+/// `kernel` column (`kernel` is borrowed; NULL, the default, makes such a
+/// file an error).
+void cmTransferSetDefaultKernel(CmTransfer transfer, const char *kernel);
+
 /// Reads measured target points from the CSV at `path` (profile table
 /// format: `kernel`, the regime keys and axes of the reference's policy for
 /// it, `latency_us`; other columns ignored). Rows with the same shape are
