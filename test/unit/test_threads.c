@@ -7,8 +7,10 @@
  * (No matmul query reaches the 3D tier: triangulating all 35,700 GEMM
  * points takes seconds, too long for a test run under TSan.)
  * Every answer must equal the single-threaded answer of another load of the
- * same profile, bit for bit. Built with LATENCY_SANITIZE=thread, TSan checks
- * the lazy builds' locking and publication as well.
+ * same profile, bit for bit: with the on-disk triangulation cache off (Qhull
+ * raced for), and with a cache the first load filled (files read back while
+ * raced for). Built with LATENCY_SANITIZE=thread, TSan checks the lazy
+ * builds' locking and publication as well.
  *
  *===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L /* pthread_barrier_t */
@@ -221,8 +223,11 @@ TEST(every_tier_answers_as_expected_single_threaded) {
   cmProfileDestroy(p);
 }
 
-TEST(eight_threads_on_a_cold_profile_match_one_thread_bit_for_bit) {
-  /* The expected answers, single-threaded, from a load of its own. */
+/* Loads the profile twice with the triangulation cache at `cache` ("off":
+ * none): once for the single-threaded answers (which fills the cache), once
+ * for eight threads started together; checks every answer of theirs. */
+static void matchOneThread(const char *cache) {
+  setenv("MLIR_LATENCY_CACHE", cache, 1);
   CmProfile reference;
   CmPrepared refPrepared[2];
   CmEstimate expected[kNumQueries];
@@ -262,11 +267,32 @@ TEST(eight_threads_on_a_cold_profile_match_one_thread_bit_for_bit) {
   cmProfileDestroy(s->profile);
   cmProfileDestroy(reference);
   free(s);
+  setenv("MLIR_LATENCY_CACHE", "off", 1);
+}
+
+static char scratch[4096]; /* this test's folder in the build tree */
+
+/* Qhull runs in whichever thread gets a set's lock first. */
+TEST(eight_threads_on_a_cold_profile_match_one_thread_bit_for_bit) {
+  matchOneThread("off");
+}
+
+/* The reference load writes the sets of 1000 points or more to the cache;
+ * the threads' load reads them back. */
+TEST(eight_threads_reading_the_triangulation_cache_match_one_thread) {
+  char cache[4200];
+  snprintf(cache, sizeof cache, "%s/triangulation-cache", scratch);
+  CHECK(testWriteFile(cache, "README", "test_threads: entries of a run\n"));
+  matchOneThread(cache);
 }
 
 int main(int argc, char **argv) {
-  (void)argc, (void)argv;
+  if (argc < 3)
+    return 2;
+  snprintf(scratch, sizeof scratch, "%s", argv[2]);
+  setenv("MLIR_LATENCY_CACHE", "off", 1); /* never the user's cache */
   return RUN_TESTS(
       T(every_tier_answers_as_expected_single_threaded),
-      T(eight_threads_on_a_cold_profile_match_one_thread_bit_for_bit));
+      T(eight_threads_on_a_cold_profile_match_one_thread_bit_for_bit),
+      T(eight_threads_reading_the_triangulation_cache_match_one_thread));
 }
