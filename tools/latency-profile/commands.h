@@ -37,10 +37,10 @@ int lpValidateMain(const LpOptions *options);
 void lpKernelConfig(LpMeasureConfig *config, const char *pipeline,
                     double budget, size_t numShapes, double timeout);
 
-/// Measures every shape of `set` that is not skipped, printing one line per
-/// shape to stdout; child stderr goes to `logDir`/NNN.log, kept only when
-/// the measurement failed.
-void lpMeasureShapes(LpShapeSet *set, const LpMeasureConfig *config,
-                     const char *logDir);
+/// Measures the shapes of `set` from index `from` on that are neither
+/// skipped nor measured, printing one line per shape to stdout; child
+/// stderr goes to `logDir`/NNN.log, kept only when the measurement failed.
+void lpMeasureShapes(LpShapeSet *set, size_t from,
+                     const LpMeasureConfig *config, const char *logDir);
 
 #endif /* LATENCY_PROFILE_COMMANDS_H */

@@ -96,6 +96,16 @@ MlirModule lpHostParseFile(LpHost *host, const char *path, char *err,
   return module;
 }
 
+MlirModule lpHostParseText(LpHost *host, const char *text, char *err,
+                           size_t size) {
+  lpHostClearErrors(host);
+  MlirModule module =
+      mlirModuleCreateParse(host->ctx, mlirStringRefCreateFromCString(text));
+  if (mlirModuleIsNull(module))
+    reportErrors(host, "cannot parse", err, size);
+  return module;
+}
+
 bool lpHostRunPipeline(LpHost *host, MlirModule module, const char *pipeline,
                        char *err, size_t size) {
   lpHostClearErrors(host);

@@ -40,6 +40,11 @@ void lpHostClearErrors(LpHost *host);
 MlirModule lpHostParseFile(LpHost *host, const char *path, char *err,
                            size_t size);
 
+/// Parses the MLIR module in `text`; a null module on failure, with the
+/// reason in `err`.
+MlirModule lpHostParseText(LpHost *host, const char *text, char *err,
+                           size_t size);
+
 /// Runs the textual pass pipeline `pipeline` (anchored on builtin.module)
 /// on `module`; false with the reason in `err` when it does not parse or a
 /// pass fails.

@@ -13,6 +13,7 @@
 #include "files.h"
 #include "pipelines.h"
 #include "profile_writer.h"
+#include "sweep.h"
 #include "timing.h"
 
 #include <stdio.h>
@@ -47,9 +48,9 @@ static void printShape(const LpShape *s, size_t i, size_t n) {
   fflush(stdout);
 }
 
-void lpMeasureShapes(LpShapeSet *set, const LpMeasureConfig *config,
-                     const char *logDir) {
-  for (size_t i = 0; i < set->count; i++) {
+void lpMeasureShapes(LpShapeSet *set, size_t from,
+                     const LpMeasureConfig *config, const char *logDir) {
+  for (size_t i = from; i < set->count; i++) {
     LpShape *s = &set->items[i];
     if (!s->skipped && !s->result.ok) {
       char log[4400];
@@ -133,28 +134,32 @@ static void summarize(const LpShapeSet *set, size_t rows, const char *dir,
              set->items[i].result.error);
 }
 
-/* Probes the host and writes the profile; returns the rows written. */
-static size_t finish(const LpOptions *o, const LpPipeline *pipeline,
-                     LpShapeSet *set, const char *kernelDir,
-                     const char *rulesPath) {
-  LpMeasureConfig probeConfig;
-  lpKernelConfig(&probeConfig, o->pipeline, 0, 1, o->timeout);
+/* Measures the host's roofline numbers through the pipeline. */
+static void probe(const LpOptions *o, const LpShapeSet *set,
+                  const char *kernelDir, const char *name,
+                  LpDeviceNumbers *device) {
+  LpMeasureConfig config;
+  lpKernelConfig(&config, o->pipeline, 0, 1, o->timeout);
   bool quick = o->budget > 0 && o->budget < 30;
-  probeConfig.maxSeconds = quick ? 0.2 : 1.0;
+  config.maxSeconds = quick ? 0.2 : 1.0;
   const char *dtypes[LP_MAX_DTYPES];
   int numDtypes = shapeDtypes(set, dtypes, LP_MAX_DTYPES);
-  LpDeviceNumbers device;
-  printf("host roofline through the %s pipeline:\n", pipeline->name);
-  lpProbeDevice(&probeConfig, quick, kernelDir, dtypes, numDtypes, &device,
-                stdout);
-  LpHostInfo info;
-  lpHostInfoGet(&info, pipeline->name, pipeline->passes, o->threads);
-  size_t rows = 0;
-  char err[1200];
-  if (!lpWriteProfile(o->outDir, set, &info, &device, rulesPath, &rows, err,
-                      sizeof err))
-    fprintf(stderr, "latency-profile: %s\n", err);
-  return rows;
+  printf("host roofline through the %s pipeline:\n", name);
+  lpProbeDevice(&config, quick, kernelDir, dtypes, numDtypes, device, stdout);
+}
+
+/* The sweep, until the budget (default 10 minutes) is spent. */
+static void sweep(const LpOptions *o, LpShapeSet *set, const char *kernelDir,
+                  const char *logDir, const char *rulesPath, CmProfile rules,
+                  const LpHostInfo *info, const LpDeviceNumbers *device,
+                  double start) {
+  LpMeasureConfig config;
+  lpKernelConfig(&config, o->pipeline, o->budget, set->count, o->timeout);
+  LpSweep sw = {
+      o->outDir, kernelDir, logDir,
+      rulesPath, rules,     &config,
+      info,      device,    start + (o->budget > 0 ? o->budget : 600)};
+  lpSweepRun(set, &sw);
 }
 
 int lpProfileMain(const LpOptions *o) {
@@ -173,14 +178,23 @@ int lpProfileMain(const LpOptions *o) {
     return 1;
   LpShapeSet set = {0};
   collect(o, rules, kernelDir, &set);
-  cmProfileDestroy(rules);
   printf("%zu distinct kernel shapes in %d model%s; pipeline %s\n", set.count,
          o->numModels, o->numModels == 1 ? "" : "s", pipeline.name);
   LpMeasureConfig config;
   lpKernelConfig(&config, o->pipeline, o->budget, set.count, o->timeout);
-  lpMeasureShapes(&set, &config, logDir);
-  size_t rows = finish(o, &pipeline, &set, kernelDir, rulesPath);
+  lpMeasureShapes(&set, 0, &config, logDir);
+  LpDeviceNumbers device;
+  probe(o, &set, kernelDir, pipeline.name, &device);
+  LpHostInfo info;
+  lpHostInfoGet(&info, pipeline.name, pipeline.passes, o->threads);
+  if (o->sweep)
+    sweep(o, &set, kernelDir, logDir, rulesPath, rules, &info, &device, start);
+  size_t rows = 0;
+  if (!lpWriteProfile(o->outDir, &set, &info, &device, rulesPath, &rows, err,
+                      sizeof err))
+    fprintf(stderr, "latency-profile: %s\n", err);
   summarize(&set, rows, o->outDir, lpNow() - start);
+  cmProfileDestroy(rules);
   lpShapeSetFree(&set);
   return rows > 0 ? 0 : 1;
 }

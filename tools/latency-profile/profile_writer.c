@@ -46,18 +46,6 @@ void lpHostInfoGet(LpHostInfo *info, const char *pipelineName,
     fclose(in);
 }
 
-static bool isRegimeField(const char *name, const char *value) {
-  static const char *const exact[] = {"dtype",  "kv_dtype", "stride",
-                                      "window", "head_dim", "kv_heads",
-                                      "groups"};
-  for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
-    if (!strcmp(name, exact[i]))
-      return true;
-  char *end;
-  strtod(value, &end);
-  return !*value || *end; /* text is matched, never interpolated */
-}
-
 static bool sameFields(const LpShape *a, const LpShape *b) {
   if (a->numFields != b->numFields)
     return false;
@@ -122,7 +110,7 @@ static size_t writeTable(const char *dir, const LpShapeSet *set, size_t first,
   fputc(',', policy);
   for (int pass = 0, words = 0; pass < 2; pass++, words = 0) {
     for (int i = 0; i < head->numFields; i++)
-      if (isRegimeField(head->names[i], head->values[i]) == (pass == 1))
+      if (lpIsRegimeField(head->names[i], head->values[i]) == (pass == 1))
         fprintf(policy, "%s%s", words++ ? " " : "", head->names[i]);
     fputc(',', policy);
   }

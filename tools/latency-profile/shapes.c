@@ -61,7 +61,7 @@ static const char *unmeasurable(const LatKernel *k, const LpShape *shape) {
   if (k->isCall)
     return "a call: the pass costs it as its callee's kernels";
   for (int i = 0; i < shape->numFields; i++)
-    if (strcmp(shape->names[i], "dtype") && isNumber(shape->values[i]))
+    if (!lpIsRegimeField(shape->names[i], shape->values[i]))
       return NULL;
   return "no axes the pass could look it up by";
 }
@@ -151,6 +151,27 @@ const char *lpShapeField(const LpShape *shape, const char *name) {
     if (!strcmp(shape->names[i], name))
       return shape->values[i];
   return NULL;
+}
+
+bool lpIsRegimeField(const char *name, const char *value) {
+  static const char *const exact[] = {"dtype",  "kv_dtype", "stride",
+                                      "window", "head_dim", "kv_heads",
+                                      "groups"};
+  for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+    if (!strcmp(name, exact[i]))
+      return true;
+  return !isNumber(value); /* text is matched, never interpolated */
+}
+
+bool lpSameRegime(const LpShape *a, const LpShape *b) {
+  if (strcmp(a->type, b->type) || a->numFields != b->numFields)
+    return false;
+  for (int i = 0; i < a->numFields; i++)
+    if (strcmp(a->names[i], b->names[i]) ||
+        (lpIsRegimeField(a->names[i], a->values[i]) &&
+         strcmp(a->values[i], b->values[i])))
+      return false;
+  return true;
 }
 
 void lpShapeSetFree(LpShapeSet *set) {

@@ -58,6 +58,14 @@ bool lpShapeSetAddModel(LpShapeSet *set, LpHost *host, CmProfile rules,
 /// Returns the value of field `name` of `shape`, or NULL.
 const char *lpShapeField(const LpShape *shape, const char *name);
 
+/// Returns true when field `name` (value `value`) is a regime key of its
+/// table: matched exactly, never interpolated (element types, stride,
+/// window, head_dim, kv_heads, groups, any text); other fields are axes.
+bool lpIsRegimeField(const char *name, const char *value);
+
+/// Returns true when `a` and `b` agree on every regime key.
+bool lpSameRegime(const LpShape *a, const LpShape *b);
+
 /// Releases what `set` owns.
 void lpShapeSetFree(LpShapeSet *set);
 

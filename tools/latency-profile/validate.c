@@ -259,7 +259,7 @@ int lpValidateMain(const LpOptions *o) {
     printf("measuring the %zu distinct kernels in isolation\n", v.shapes.count);
     LpMeasureConfig config;
     lpKernelConfig(&config, v.pipeline, o->budget, v.shapes.count, o->timeout);
-    lpMeasureShapes(&v.shapes, &config, v.work);
+    lpMeasureShapes(&v.shapes, 0, &config, v.work);
   }
   if (models) {
     lpPrintValidation(models, (size_t)o->numModels, &v.shapes);

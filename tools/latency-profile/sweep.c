@@ -1,0 +1,247 @@
+/*===- sweep.c - more points where the tables need them (nn-Meter's sampler)
+ *
+ * A candidate is a measured shape with one axis moved. Seeds walk each axis
+ * of each generatable shape over the range its table showed (4 log-spaced
+ * values); refinements put points halfway (geometrically) between a badly
+ * predicted point and its neighbours along each axis. Candidates are taken
+ * round-robin over their base shapes, so a budget that ends early still
+ * covers every table.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "sweep.h"
+
+#include "commands.h"
+#include "generate.h"
+#include "timing.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { kSeedValues = 4, kMaxTables = 128, kTextSize = 16384 };
+
+typedef struct {
+  int base;      /* shape the candidate moves one axis of */
+  int order;     /* its rank among the base's candidates  */
+  char axis[24]; /* the axis moved                        */
+  double value;  /* its new value                         */
+} Candidate;
+
+typedef struct {
+  Candidate *items;
+  size_t count, capacity;
+} Candidates;
+
+static void push(Candidates *c, int base, int order, const char *axis,
+                 double value) {
+  if (c->count == c->capacity) {
+    size_t capacity = c->capacity ? 2 * c->capacity : 64;
+    Candidate *items = realloc(c->items, capacity * sizeof *items);
+    if (!items)
+      return;
+    c->items = items;
+    c->capacity = capacity;
+  }
+  Candidate *x = &c->items[c->count++];
+  x->base = base;
+  x->order = order;
+  snprintf(x->axis, sizeof x->axis, "%s", axis);
+  x->value = value;
+}
+
+/* A value an axis can take: hw a perfect square, anything else >= 1. */
+static double snap(const char *axis, double v) {
+  if (!strcmp(axis, "hw")) {
+    double r = round(sqrt(v));
+    return r < 1 ? 1 : r * r;
+  }
+  return v < 1 ? 1 : round(v);
+}
+
+static double axisValue(const LpShape *s, const char *axis) {
+  const char *v = lpShapeField(s, axis);
+  return v ? strtod(v, NULL) : NAN;
+}
+
+/* The range of `axis` over the measured shapes of `s`'s table and regime;
+ * one value v widens to [v/2, 2v] (and returns true). */
+static bool axisRange(const LpShapeSet *set, const LpShape *s, const char *axis,
+                      double *lo, double *hi) {
+  *lo = INFINITY;
+  *hi = -INFINITY;
+  for (size_t i = 0; i < set->count; i++)
+    if (set->items[i].result.ok && lpSameRegime(&set->items[i], s)) {
+      double v = axisValue(&set->items[i], axis);
+      *lo = v < *lo ? v : *lo;
+      *hi = v > *hi ? v : *hi;
+    }
+  if (*lo != *hi)
+    return false;
+  *lo /= 2;
+  *hi *= 2;
+  return true;
+}
+
+static void seed(const LpShapeSet *set, Candidates *c) {
+  for (size_t i = 0; i < set->count; i++) {
+    const LpShape *s = &set->items[i];
+    if (!s->result.ok || !lpCanGenerate(s))
+      continue;
+    int order = 0;
+    for (int f = 0; f < s->numFields; f++) {
+      if (lpIsRegimeField(s->names[f], s->values[f]))
+        continue;
+      double lo, hi, own = axisValue(s, s->names[f]);
+      if (axisRange(set, s, s->names[f], &lo, &hi) &&
+          !strcmp(s->names[f], "batch"))
+        continue; /* the models ran one batch size: keep it */
+      for (int j = 0; j < kSeedValues; j++) {
+        double v =
+            snap(s->names[f], lo * pow(hi / lo, (double)j / (kSeedValues - 1)));
+        if (v != own)
+          push(c, (int)i, order++, s->names[f], v);
+      }
+    }
+  }
+}
+
+/* True when `a` and `b` agree on every axis but `axis`. */
+static bool sameLine(const LpShape *a, const LpShape *b, const char *axis) {
+  for (int f = 0; f < a->numFields; f++)
+    if (strcmp(a->names[f], axis) && strcmp(a->values[f], b->values[f]))
+      return false;
+  return true;
+}
+
+/* Halfway points (in log) between bad shape `i` and its neighbours along
+ * each axis. */
+static void refine(const LpShapeSet *set, size_t i, Candidates *c) {
+  const LpShape *s = &set->items[i];
+  int order = 0;
+  for (int f = 0; f < s->numFields; f++) {
+    const char *axis = s->names[f];
+    if (lpIsRegimeField(axis, s->values[f]))
+      continue;
+    double v = axisValue(s, axis), below = -1, above = INFINITY;
+    for (size_t j = 0; j < set->count; j++) {
+      const LpShape *t = &set->items[j];
+      if (j == i || !t->result.ok || !lpSameRegime(t, s) ||
+          !sameLine(s, t, axis))
+        continue;
+      double w = axisValue(t, axis);
+      below = w < v && w > below ? w : below;
+      above = w > v && w < above ? w : above;
+    }
+    double mids[2] = {below > 0 ? snap(axis, sqrt(below * v)) : -1,
+                      isfinite(above) ? snap(axis, sqrt(above * v)) : -1};
+    for (int m = 0; m < 2; m++)
+      if (mids[m] > 0 && mids[m] != v && mids[m] != below && mids[m] != above)
+        push(c, (int)i, order++, axis, mids[m]);
+  }
+}
+
+static int byOrder(const void *a, const void *b) {
+  const Candidate *x = a, *y = b;
+  return x->order != y->order ? x->order - y->order : x->base - y->base;
+}
+
+/* The kernel of the generated module that has the base's type, or -1. */
+static int generatedKernel(const LatGraph *g, const char *type) {
+  for (size_t k = 0; k < g->numKernels; k++)
+    if (!strcmp(g->kernels[k].type, type))
+      return (int)k;
+  return -1;
+}
+
+/* Generates, cuts out and measures candidate `c`; true when a new shape
+ * was measured. */
+static bool measureCandidate(LpShapeSet *set, const LpSweep *sw, LpHost *host,
+                             const Candidate *c, char *text) {
+  char err[600];
+  if (!lpGenerateKernel(&set->items[c->base], c->axis, c->value, text,
+                        kTextSize))
+    return false;
+  MlirModule module = lpHostParseText(host, text, err, sizeof err);
+  if (mlirModuleIsNull(module)) {
+    if (getenv("LATENCY_PROFILE_DEBUG"))
+      fprintf(stderr, "generated (%s):\n%s\n", err, text);
+    return false;
+  }
+  LatGraph g;
+  size_t before = set->count;
+  char type[192];
+  snprintf(type, sizeof type, "%s", set->items[c->base].type);
+  MlirOperation func = lpFindFunction(module, "forward");
+  if (!mlirOperationIsNull(func) && lpDetectKernels(func, sw->rules, &g)) {
+    int k = generatedKernel(&g, type);
+    if (k >= 0)
+      lpShapeSetAdd(set, host, &g, k, "sweep", sw->kernelDir);
+    latGraphFree(&g);
+  }
+  mlirModuleDestroy(module);
+  if (set->count == before && getenv("LATENCY_PROFILE_DEBUG"))
+    fprintf(stderr, "generated (%s):\n%s\n", err, text);
+  if (set->count == before)
+    return false;
+  lpMeasureShapes(set, before, sw->config, sw->logDir);
+  return set->items[before].result.ok;
+}
+
+static void printLoo(const char *when, const LpLooTable *t, size_t n) {
+  printf("leave-one-out %s:\n  %-40s %7s %13s %11s %8s\n", when, "table",
+         "points", "interpolated", "within 10%", "MAPE");
+  for (size_t i = 0; i < n; i++)
+    printf("  %-40.40s %7d %13d %10.1f%% %7.1f%%\n", t[i].type, t[i].points,
+           t[i].answered,
+           t[i].answered ? 100.0 * t[i].within10 / t[i].answered : 0,
+           t[i].answered ? t[i].sumAbsPct / t[i].answered : 0);
+  fflush(stdout);
+}
+
+/* Rewrites the profile and prints its leave-one-out accuracy; fills
+ * `next` with refinements around the badly predicted points. */
+static void evaluate(LpShapeSet *set, const LpSweep *sw, const char *when,
+                     Candidates *next) {
+  size_t rows;
+  char err[600];
+  bool *bad = calloc(set->count + 1, sizeof *bad);
+  LpLooTable *tables = calloc(kMaxTables, sizeof *tables);
+  if (bad && tables &&
+      lpWriteProfile(sw->outDir, set, sw->info, sw->device, sw->rulesPath,
+                     &rows, err, sizeof err)) {
+    size_t n = lpLeaveOneOut(sw->outDir, set, tables, kMaxTables, bad);
+    printLoo(when, tables, n);
+    for (size_t i = 0; next && i < set->count; i++)
+      if (bad[i] && lpCanGenerate(&set->items[i]))
+        refine(set, i, next);
+  }
+  free(bad);
+  free(tables);
+}
+
+void lpSweepRun(LpShapeSet *set, const LpSweep *sw) {
+  LpHost host;
+  lpHostCreate(&host);
+  char *text = malloc(kTextSize);
+  Candidates c = {0};
+  seed(set, &c);
+  evaluate(set, sw, "of the models' kernels", NULL);
+  for (int round = 1; text && c.count && lpNow() < sw->deadline; round++) {
+    qsort(c.items, c.count, sizeof *c.items, byOrder);
+    printf("sweep round %d: %zu candidate points\n", round, c.count);
+    size_t measured = 0;
+    for (size_t i = 0; i < c.count && lpNow() < sw->deadline; i++)
+      measured += measureCandidate(set, sw, &host, &c.items[i], text);
+    char when[64];
+    snprintf(when, sizeof when, "after sweep round %d (%zu new points)", round,
+             measured);
+    c.count = 0;
+    evaluate(set, sw, when, &c);
+    if (!measured)
+      break;
+  }
+  free(c.items);
+  free(text);
+  lpHostDestroy(&host);
+}
