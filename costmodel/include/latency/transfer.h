@@ -81,9 +81,10 @@ typedef struct {
 } CmTransferAnswer;
 
 /// Answers `query` (a table kernel, its regime keys and axes) on the target
-/// after cmTransferFit into `*out`: what a transferred table holds at that
-/// shape. CM_ERR_QUERY with `err` filled for a kernel without a policy or a
-/// missing or malformed axis or regime key.
+/// into `*out`, fitting first if needed: what a transferred table holds at
+/// that shape (NaN latencies when the reference has no answer there).
+/// CM_ERR_QUERY with `err` filled for a kernel without a policy or a missing
+/// or malformed axis or regime key.
 CmStatus cmTransferPredict(CmTransfer transfer, const CmQuery *query,
                            CmTransferAnswer *out, CmError *err);
 
