@@ -19,6 +19,7 @@ typedef struct {
   int threads;            /* --threads                                  */
   bool sweep;             /* --sweep                                    */
   bool isolated;          /* --validate: measure kernels one by one too */
+  bool wallClock;         /* --clock wall (default: thread CPU time)    */
   double timeout;         /* seconds per child                          */
   char **models;          /* MODEL.mlir arguments                       */
   int numModels;
@@ -32,10 +33,11 @@ int lpProfileMain(const LpOptions *options);
 /// `profileDir`; returns the process exit status.
 int lpValidateMain(const LpOptions *options);
 
-/// Fills `config` with the defaults for kernels, scaled to `budget`
-/// seconds over `numShapes` shapes (0: no budget).
-void lpKernelConfig(LpMeasureConfig *config, const char *pipeline,
-                    double budget, size_t numShapes, double timeout);
+/// Fills `config` with the defaults for kernels of options `o`, the
+/// timing scaled to its budget over `numShapes` shapes (no budget: 1 s
+/// each).
+void lpKernelConfig(LpMeasureConfig *config, const LpOptions *o,
+                    size_t numShapes);
 
 /// Measures the shapes of `set` from index `from` on that are neither
 /// skipped nor measured, printing one line per shape to stdout; child

@@ -20,10 +20,12 @@
 static const char usage[] =
     "usage: latency-profile --out DIR [--pipeline loops|vectorized|PIPELINE]\n"
     "                       [--budget SECONDS] [--threads 1] [--rules CSV]\n"
-    "                       [--sweep] [--timeout SECONDS] MODEL.mlir...\n"
+    "                       [--sweep] [--timeout SECONDS] [--clock cpu|wall]\n"
+    "                       MODEL.mlir...\n"
     "       latency-profile --validate --profile DIR [--json FILE]\n"
     "                       [--pipeline P] [--entry NAME] [--no-isolated]\n"
-    "                       [--timeout SECONDS] MODEL.mlir...\n";
+    "                       [--timeout SECONDS] [--clock cpu|wall]\n"
+    "                       MODEL.mlir...\n";
 
 typedef struct {
   LpOptions options;
@@ -59,6 +61,10 @@ static bool parseOption(Args *a, int argc, char **argv, int *i) {
   static const char *const textNames[] = {
       "--out",   "--profile", "--json", "--pipeline",
       "--rules", "--entry",   "--run",  "--kernel-type"};
+  if (!strcmp(name, "--clock")) {
+    a->options.wallClock = a->run.timing.wallClock = !strcmp(value, "wall");
+    return !strcmp(value, "wall") || !strcmp(value, "cpu");
+  }
   for (int t = 0; t < 8; t++)
     if (!strcmp(name, textNames[t])) {
       *text[t] = value;
@@ -89,7 +95,7 @@ static bool parseArgs(Args *a, int argc, char **argv) {
   a->options.threads = 1;
   a->options.isolated = true;
   a->options.timeout = 600;
-  a->run.timing = (LpTimingOptions){0.05, 1.0, 5, 0.025};
+  a->run.timing = (LpTimingOptions){0.05, 1.0, 5, 0.025, false};
   a->options.models = calloc((size_t)argc, sizeof *a->options.models);
   if (!a->options.models)
     return false;

@@ -42,6 +42,10 @@ void lpMeasureFile(const LpMeasureConfig *config, const char *file,
   argv[n++] = reps;
   argv[n++] = "--target-cv";
   argv[n++] = cv;
+  if (config->wallClock) {
+    argv[n++] = "--clock";
+    argv[n++] = "wall";
+  }
   if (entry && *entry) {
     argv[n++] = "--entry";
     argv[n++] = (char *)entry;

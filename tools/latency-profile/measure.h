@@ -12,6 +12,7 @@ typedef struct {
   int minReps;           /* repetitions at least                       */
   double targetCv;       /* stop once the CV is below (0.025 = 2.5%)   */
   double timeoutSeconds; /* the child is killed after this             */
+  bool wallClock;        /* time the wall clock, not the thread's CPU  */
 } LpMeasureConfig;
 
 /// The outcome of one measurement.

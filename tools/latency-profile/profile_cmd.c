@@ -20,18 +20,19 @@
 #include <string.h>
 #include <unistd.h>
 
-void lpKernelConfig(LpMeasureConfig *config, const char *pipeline,
-                    double budget, size_t numShapes, double timeout) {
+void lpKernelConfig(LpMeasureConfig *config, const LpOptions *o,
+                    size_t numShapes) {
   double perShape = 1.0;
-  if (budget > 0 && numShapes > 0)
-    perShape = budget * 0.4 / (double)numShapes;
+  if (o->budget > 0 && numShapes > 0)
+    perShape = o->budget * 0.4 / (double)numShapes;
   perShape = perShape < 0.1 ? 0.1 : perShape > 2.0 ? 2.0 : perShape;
-  config->pipeline = pipeline;
+  config->pipeline = o->pipeline;
+  config->wallClock = o->wallClock;
   config->maxSeconds = perShape;
   config->repSeconds = perShape / 5 < 0.05 ? perShape / 5 : 0.05;
   config->minReps = 5;
   config->targetCv = 0.025;
-  config->timeoutSeconds = timeout > 0 ? timeout : 300;
+  config->timeoutSeconds = o->timeout > 0 ? o->timeout : 300;
 }
 
 static void printShape(const LpShape *s, size_t i, size_t n) {
@@ -139,7 +140,7 @@ static void probe(const LpOptions *o, const LpShapeSet *set,
                   const char *kernelDir, const char *name,
                   LpDeviceNumbers *device) {
   LpMeasureConfig config;
-  lpKernelConfig(&config, o->pipeline, 0, 1, o->timeout);
+  lpKernelConfig(&config, o, 1);
   bool quick = o->budget > 0 && o->budget < 30;
   config.maxSeconds = quick ? 0.2 : 1.0;
   const char *dtypes[LP_MAX_DTYPES];
@@ -154,7 +155,7 @@ static void sweep(const LpOptions *o, LpShapeSet *set, const char *kernelDir,
                   const LpHostInfo *info, const LpDeviceNumbers *device,
                   double start) {
   LpMeasureConfig config;
-  lpKernelConfig(&config, o->pipeline, o->budget, set->count, o->timeout);
+  lpKernelConfig(&config, o, set->count);
   LpSweep sw = {
       o->outDir, kernelDir, logDir,
       rulesPath, rules,     &config,
@@ -181,12 +182,13 @@ int lpProfileMain(const LpOptions *o) {
   printf("%zu distinct kernel shapes in %d model%s; pipeline %s\n", set.count,
          o->numModels, o->numModels == 1 ? "" : "s", pipeline.name);
   LpMeasureConfig config;
-  lpKernelConfig(&config, o->pipeline, o->budget, set.count, o->timeout);
+  lpKernelConfig(&config, o, set.count);
   lpMeasureShapes(&set, 0, &config, logDir);
   LpDeviceNumbers device;
   probe(o, &set, kernelDir, pipeline.name, &device);
   LpHostInfo info;
-  lpHostInfoGet(&info, pipeline.name, pipeline.passes, o->threads);
+  lpHostInfoGet(&info, pipeline.name, pipeline.passes, o->threads,
+                o->wallClock);
   if (o->sweep)
     sweep(o, &set, kernelDir, logDir, rulesPath, rules, &info, &device, start);
   size_t rows = 0;

@@ -25,13 +25,14 @@ static const char *const provenance =
     "source";
 
 void lpHostInfoGet(LpHostInfo *info, const char *pipelineName,
-                   const char *passes, int threads) {
+                   const char *passes, int threads, bool wallClock) {
   memset(info, 0, sizeof *info);
   snprintf(info->cpu, sizeof info->cpu, "unknown CPU");
   snprintf(info->mlirVersion, sizeof info->mlirVersion, "%s", LP_MLIR_VERSION);
   info->threads = threads;
   info->pipeline = pipelineName;
   info->passes = passes;
+  info->clock = wallClock ? "wall" : "thread-cpu";
   FILE *in = fopen("/proc/cpuinfo", "r");
   char line[512];
   while (in && fgets(line, sizeof line, in))
@@ -163,8 +164,8 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
   lpCsvCell(out, info->passes);
   fputs("\ncpu,", out);
   lpCsvCell(out, info->cpu);
-  fprintf(out, "\nthreads,%d\nmlir_version,%s\n", info->threads,
-          info->mlirVersion);
+  fprintf(out, "\nthreads,%d\nmlir_version,%s\nclock,%s\n", info->threads,
+          info->mlirVersion, info->clock);
   for (int i = 0; i < d->numDtypes; i++)
     if (d->peakFlops[i] > 0)
       fprintf(out, "peak_flops.%s,%.6g\n", d->dtypes[i], d->peakFlops[i]);

@@ -22,6 +22,7 @@ typedef struct {
   int threads;          /* threads the generated code runs on        */
   const char *pipeline; /* pipeline name (loops, vectorized, custom) */
   const char *passes;   /* the pipeline string                       */
+  const char *clock;    /* "thread-cpu" or "wall"                    */
 } LpHostInfo;
 
 /// The roofline numbers of the host, measured through the pipeline; a
@@ -37,7 +38,7 @@ typedef struct {
 /// Fills `info` with this host's CPU model, the MLIR version and the
 /// pipeline's name and passes.
 void lpHostInfoGet(LpHostInfo *info, const char *pipelineName,
-                   const char *passes, int threads);
+                   const char *passes, int threads, bool wallClock);
 
 /// Writes the profile of the measured shapes of `shapes` to `dir` (its
 /// tables/ is rewritten), with the fusion rules copied from `rulesPath`;

@@ -43,12 +43,20 @@ static double cvPercent(const double *values, int n) {
   return mean > 0 ? 100 * sqrt(var) / mean : 0;
 }
 
+/* Seconds of the wall clock or of this thread's CPU time. */
+static double clockSeconds(bool wall) {
+  struct timespec t;
+  clock_gettime(wall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 /* Seconds per call of one batch of `calls` calls. */
-static double timeBatch(void (*call)(void *), void *context, long calls) {
-  double start = lpNow();
+static double timeBatch(void (*call)(void *), void *context, long calls,
+                        bool wall) {
+  double start = clockSeconds(wall);
   for (long i = 0; i < calls; i++)
     call(context);
-  return (lpNow() - start) / (double)calls;
+  return (clockSeconds(wall) - start) / (double)calls;
 }
 
 /* Warms up (first call: page faults, lazy binding), then times batches of
@@ -56,14 +64,14 @@ static double timeBatch(void (*call)(void *), void *context, long calls) {
  * make one repetition last `repSeconds`. A function that alone lasts a
  * whole repetition has its one timed call kept as the first sample. */
 static long warmUp(void (*call)(void *), void *context, double repSeconds,
-                   double *firstSample) {
+                   bool wall, double *firstSample) {
   call(context);
   long calls = 1;
-  double perCall = timeBatch(call, context, calls);
+  double perCall = timeBatch(call, context, calls, wall);
   *firstSample = perCall >= repSeconds ? perCall * 1e6 : -1;
   while (perCall * (double)calls < repSeconds / 8 && calls < (1L << 30)) {
     calls *= 8;
-    perCall = timeBatch(call, context, calls);
+    perCall = timeBatch(call, context, calls, wall);
   }
   double wanted = perCall > 0 ? ceil(repSeconds / perCall) : 1;
   return wanted < 1 ? 1 : wanted > 1e9 ? 1000000000L : (long)wanted;
@@ -81,13 +89,14 @@ static bool done(const double *samples, int n, double elapsed,
 void lpMeasure(void (*call)(void *), void *context,
                const LpTimingOptions *options, LpTiming *out) {
   double samples[kMaxReps], first;
-  long calls = warmUp(call, context, options->repSeconds, &first);
+  long calls =
+      warmUp(call, context, options->repSeconds, options->wallClock, &first);
   double start = lpNow();
   int n = 0;
   if (first > 0)
     samples[n++] = first;
   while (n < kMaxReps) {
-    samples[n++] = timeBatch(call, context, calls) * 1e6;
+    samples[n++] = timeBatch(call, context, calls, options->wallClock) * 1e6;
     if (done(samples, n, lpNow() - start, options))
       break;
   }

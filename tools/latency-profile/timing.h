@@ -2,12 +2,15 @@
 #ifndef LATENCY_PROFILE_TIMING_H
 #define LATENCY_PROFILE_TIMING_H
 
+#include <stdbool.h>
+
 /// How long and how often to measure.
 typedef struct {
   double repSeconds; /* a repetition calls the function for at least this  */
   double maxSeconds; /* stop adding repetitions after this much timing     */
   int minReps;       /* at least this many repetitions                     */
   double targetCv;   /* stop once the coefficient of variation is below it */
+  bool wallClock;    /* false: the calling thread's CPU time              */
 } LpTimingOptions;
 
 /// What a measurement found: the median time of one call over the
@@ -19,10 +22,12 @@ typedef struct {
   long calls;      /* calls per repetition                                 */
 } LpTiming;
 
-/// Returns the seconds of the monotonic clock.
+/// Returns the seconds of the monotonic (wall) clock.
 double lpNow(void);
 
-/// Measures `call(context)`: a warm-up, then repetitions of `calls` calls
+/// Measures `call(context)` on the wall clock or (by default) the calling
+/// thread's CPU time, which other processes on a busy host do not inflate:
+/// a warm-up, then repetitions of `calls` calls
 /// each (enough to last `repSeconds`) until at least `minReps` were taken
 /// and their CV is below `targetCv`, or `maxSeconds` of timing have passed.
 void lpMeasure(void (*call)(void *context), void *context,

@@ -189,7 +189,8 @@ static void validateModel(Validation *v, size_t index, LpValidatedModel *m) {
     return;
   unlink(annotated);
   LpMeasureConfig config;
-  lpKernelConfig(&config, v->pipeline, 0, 1, v->o->timeout);
+  lpKernelConfig(&config, v->o, 1);
+  config.pipeline = v->pipeline;
   config.maxSeconds = v->o->budget > 0 ? v->o->budget / 4 : 10;
   snprintf(log, sizeof log, "%s/model-%zu.log", v->work, index);
   lpMeasureFile(&config, m->path, v->o->entry, NULL, log, &m->whole);
@@ -258,7 +259,8 @@ int lpValidateMain(const LpOptions *o) {
   if (models && o->isolated) {
     printf("measuring the %zu distinct kernels in isolation\n", v.shapes.count);
     LpMeasureConfig config;
-    lpKernelConfig(&config, v.pipeline, o->budget, v.shapes.count, o->timeout);
+    lpKernelConfig(&config, o, v.shapes.count);
+    config.pipeline = v.pipeline;
     lpMeasureShapes(&v.shapes, 0, &config, v.work);
   }
   if (models) {
