@@ -212,6 +212,7 @@ static void account(LatFunctionReport *fn, const LatKernel *k,
     fn->confidenceUs += callee->confidenceUs * k->count;
     fn->measuredUs += callee->measuredUs * k->count;
     fn->interpolatedUs += callee->interpolatedUs * k->count;
+    fn->transferredUs += callee->transferredUs * k->count;
     fn->rooflineUs += callee->rooflineUs * k->count;
     return;
   }
@@ -220,6 +221,8 @@ static void account(LatFunctionReport *fn, const LatKernel *k,
     fn->measuredUs += us;
   else if (k->source == CM_SOURCE_INTERPOLATED)
     fn->interpolatedUs += us;
+  else if (k->source == CM_SOURCE_TRANSFERRED)
+    fn->transferredUs += us;
   else if (k->source == CM_SOURCE_ROOFLINE)
     fn->rooflineUs += us;
 }
@@ -257,11 +260,11 @@ estimateCall(Estimation *e, LatFunctionReport *fn, LatKernel *k) {
   k->confidence =
       callee->totalUs > 0 ? callee->confidenceUs / callee->totalUs : 0;
   double shares[] = {callee->measuredUs, callee->interpolatedUs,
-                     callee->rooflineUs};
+                     callee->transferredUs, callee->rooflineUs};
   CmSource sources[] = {CM_SOURCE_MEASURED, CM_SOURCE_INTERPOLATED,
-                        CM_SOURCE_ROOFLINE};
+                        CM_SOURCE_TRANSFERRED, CM_SOURCE_ROOFLINE};
   k->source = CM_SOURCE_ROOFLINE;
-  for (int s = 0, best = -1; s < 3; s++)
+  for (int s = 0, best = -1; s < 4; s++)
     if (best < 0 || shares[s] > shares[best])
       best = s, k->source = sources[s];
   return callee;

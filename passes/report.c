@@ -69,7 +69,7 @@ static bool addMiss(MissGroup *groups, size_t *n, size_t max,
  * with its element type and what the profile lacks. "" otherwise. */
 static void tableMissLine(const LatFunctionReport *fn, char *out, size_t size) {
   enum { kMaxGroups = 64, kShown = 4 };
-  double tables = fn->measuredUs + fn->interpolatedUs;
+  double tables = fn->measuredUs + fn->interpolatedUs + fn->transferredUs;
   out[0] = '\0';
   if (fn->totalUs <= 0 || tables >= 0.5 * fn->totalUs)
     return;
@@ -169,8 +169,10 @@ static void writeJson(FILE *f, const char *profile, const char *device,
     tableMissLine(fn, why, sizeof why);
     fprintf(f,
             ",\"total_us\":%.17g,\"coverage\":{\"measured_us\":%.17g,"
-            "\"interpolated_us\":%.17g,\"roofline_us\":%.17g,\"why\":",
-            fn->totalUs, fn->measuredUs, fn->interpolatedUs, fn->rooflineUs);
+            "\"interpolated_us\":%.17g,\"transferred_us\":%.17g,"
+            "\"roofline_us\":%.17g,\"why\":",
+            fn->totalUs, fn->measuredUs, fn->interpolatedUs, fn->transferredUs,
+            fn->rooflineUs);
     cmJsonPrintString(f, why);
     fprintf(f, "},\"folded_ops\":%zu,\"kernels\":[", fn->graph.foldedOps);
     for (size_t k = 0; k < fn->graph.numKernels; k++) {
@@ -219,20 +221,29 @@ static void writeMarkdown(FILE *f, const char *profile, const char *device,
   fprintf(f, "# Latency estimates: %s (profile %s)\n", device, profile);
   for (size_t i = 0; i < count; i++) {
     const LatFunctionReport *fn = &fns[i];
+    double total = fn->totalUs > 0 ? fn->totalUs : 1;
+    char transferredUs[64] = "", transferred[64] = ""; /* transferred
+                                                           profiles only */
+    if (fn->transferredUs > 0) {
+      snprintf(transferredUs, sizeof transferredUs, ", transferred %.3f",
+               fn->transferredUs);
+      snprintf(transferred, sizeof transferred, ", transferred %.0f%%",
+               100 * fn->transferredUs / total);
+    }
     fprintf(f,
             "\n## @%s: %.3f us in %zu kernels (measured %.3f, interpolated "
-            "%.3f, roofline %.3f us)\n\n",
+            "%.3f%s, roofline %.3f us)\n\n",
             fn->name, fn->totalUs, fn->graph.numKernels, fn->measuredUs,
-            fn->interpolatedUs, fn->rooflineUs);
-    double total = fn->totalUs > 0 ? fn->totalUs : 1;
+            fn->interpolatedUs, transferredUs, fn->rooflineUs);
     char why[512];
     tableMissLine(fn, why, sizeof why);
     fprintf(f,
             "Coverage: %.0f%% from tables (measured %.0f%%, interpolated "
-            "%.0f%%), %.0f%% roofline.%s%s\n\n",
-            100 * (fn->measuredUs + fn->interpolatedUs) / total,
+            "%.0f%%%s), %.0f%% roofline.%s%s\n\n",
+            100 * (fn->measuredUs + fn->interpolatedUs + fn->transferredUs) /
+                total,
             100 * fn->measuredUs / total, 100 * fn->interpolatedUs / total,
-            100 * fn->rooflineUs / total, why[0] ? " " : "", why);
+            transferred, 100 * fn->rooflineUs / total, why[0] ? " " : "", why);
     fputs("| id | kernel | ops | axes | dtype | latency_us | source | "
           "confidence | method | bound |\n"
           "|---:|---|---:|---|---|---:|---|---:|---|---|\n",

@@ -14,6 +14,8 @@ typedef struct {
   double totalUs;        /* sum of kernel estimates         */
   double measuredUs;     /* part answered by measurements   */
   double interpolatedUs; /* part answered by interpolation  */
+  double transferredUs;  /* part answered by tables transferred from
+                           another device (latency-transfer)          */
   double rooflineUs;     /* part answered by the roofline   */
   double confidenceUs;   /* sum of us x confidence          */
   int state;             /* estimation: 0 to do, 1 under way, 2 done */

@@ -27,7 +27,8 @@ for fn in report["functions"]:
     total = sum(k["latency_us"] * k.get("count", 1) for k in ks)
     assert math.isclose(total, fn["total_us"], rel_tol=1e-12), (fn["name"], total)
     cov = fn["coverage"]
-    assert math.isclose(cov["measured_us"] + cov["interpolated_us"] + cov["roofline_us"],
+    assert math.isclose(cov["measured_us"] + cov["interpolated_us"] +
+                        cov.get("transferred_us", 0) + cov["roofline_us"],
                         total, rel_tol=1e-9), cov
     assert math.isclose(float(attrs[fn["name"]]), total, rel_tol=1e-12)
     assert int(counts[fn["name"]]) == len(ks)
