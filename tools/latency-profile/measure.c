@@ -19,6 +19,23 @@ static void parseOk(const char *line, LpMeasurement *out) {
     snprintf(out->error, sizeof out->error, "unreadable result '%.200s'", line);
 }
 
+/* A child that died without a result may have said why on stderr (a
+ * sanitizer's report of a crash it caught): appends the first line of
+ * `logPath` holding "ERROR:". */
+static void appendLogError(const char *logPath, char *error, size_t size) {
+  FILE *in = logPath ? fopen(logPath, "r") : NULL;
+  char line[400];
+  while (in && fgets(line, sizeof line, in))
+    if (strstr(line, "ERROR:")) {
+      size_t used = strlen(error);
+      line[strcspn(line, "\n")] = '\0';
+      snprintf(error + used, size - used, ": %s", strstr(line, "ERROR:"));
+      break;
+    }
+  if (in)
+    fclose(in);
+}
+
 void lpMeasureFile(const LpMeasureConfig *config, const char *file,
                    const char *entry, const char *kernelType,
                    const char *logPath, LpMeasurement *out) {
@@ -63,4 +80,6 @@ void lpMeasureFile(const LpMeasureConfig *config, const char *file,
   if (lpChildSucceeded(&child, config->timeoutSeconds, out->error,
                        sizeof out->error))
     parseOk(child.line, out);
+  else if (!child.signal && !child.timedOut && strncmp(child.line, "error ", 6))
+    appendLogError(logPath, out->error, sizeof out->error);
 }

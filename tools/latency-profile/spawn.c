@@ -122,7 +122,7 @@ bool lpChildSucceeded(const LpChild *child, double timeoutSeconds, char *out,
   else if (!strncmp(child->line, "error ", 6))
     snprintf(out, size, "%s", child->line + 6);
   else if (child->exitStatus != 0 || strncmp(child->line, "ok ", 3))
-    snprintf(out, size, "exited with status %d without a result",
+    snprintf(out, size, "crashed: exited with status %d without a result",
              child->exitStatus);
   else
     return true;

@@ -25,7 +25,8 @@ bool lpSpawnSelf(char *const argv[], const char *logPath, double timeoutSeconds,
                  LpChild *out, char *err, size_t size);
 
 /// Fills `out` with what went wrong with `child` ("crashed: signal 11
-/// (Segmentation fault)", "timed out after 60 s", the child's error line);
+/// (Segmentation fault)", "crashed: exited with status 1 without a result",
+/// "timed out after 60 s", the child's error line);
 /// returns true when it printed an `ok` line and exited normally.
 bool lpChildSucceeded(const LpChild *child, double timeoutSeconds, char *out,
                       size_t size);
