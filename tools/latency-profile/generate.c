@@ -74,7 +74,7 @@ static bool isFloatType(const char *dtype) {
 
 bool lpCanGenerate(const LpShape *shape) {
   Family f;
-  return parseFamily(shape->type, &f) &&
+  return parseFamily(shape->type, &f) && f.anchor != 3 &&
          isFloatType(lpShapeField(shape, "dtype"));
 }
 

@@ -168,20 +168,30 @@ bool lpIsFunctionWithBody(MlirOperation op) {
              mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
 }
 
+static bool isPrivate(MlirOperation func) {
+  MlirAttribute v = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("sym_visibility"));
+  if (mlirAttributeIsNull(v) || !mlirAttributeIsAString(v))
+    return false;
+  MlirStringRef s = mlirStringAttrGetValue(v);
+  return s.length == 7 && !memcmp(s.data, "private", 7);
+}
+
 MlirOperation lpFindFunction(MlirModule module, const char *name) {
-  MlirOperation found = {NULL};
+  MlirOperation found = {NULL}, last = {NULL};
   MlirBlock body = mlirModuleGetBody(module);
+  bool named = name && *name;
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     if (!lpIsFunctionWithBody(op))
       continue;
     char symbol[256];
     lpFunctionName(op, symbol, sizeof symbol);
-    bool named = name && *name;
-    if (!named || !strcmp(symbol, name))
-      found = op;
     if (named && !strcmp(symbol, name))
-      break;
+      return op;
+    last = op;
+    if (!named && !isPrivate(op))
+      found = op;
   }
-  return found;
+  return named || !mlirOperationIsNull(found) ? found : last;
 }

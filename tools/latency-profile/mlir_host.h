@@ -56,9 +56,10 @@ bool lpHostRunPipeline(LpHost *host, MlirModule module, const char *pipeline,
 bool lpWriteOperation(MlirOperation op, const char *path, bool generic,
                       char *err, size_t size);
 
-/// Returns the func.func named `name` directly inside `module`, or the
-/// last function with a body when `name` is NULL or ""; a null op when
-/// there is none.
+/// Returns the func.func named `name` directly inside `module`, or when
+/// `name` is NULL or "" the last public function with a body (else the last
+/// private one: a model's entry, not its helpers); a null op when there is
+/// none.
 MlirOperation lpFindFunction(MlirModule module, const char *name);
 
 /// Returns true when `op` is a func.func with a body.

@@ -189,6 +189,7 @@ int lpProfileMain(const LpOptions *o) {
   LpHostInfo info;
   lpHostInfoGet(&info, pipeline.name, pipeline.passes, o->threads,
                 o->wallClock);
+  info.schedule = pipeline.schedule;
   if (o->sweep)
     sweep(o, &set, kernelDir, logDir, rulesPath, rules, &info, &device, start);
   size_t rows = 0;

@@ -11,6 +11,7 @@
 #include "profile_writer.h"
 
 #include "files.h"
+#include "pipelines.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,7 +162,13 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
   fputs("\npipeline,", out);
   lpCsvCell(out, info->pipeline);
   fputs("\npipeline_passes,", out);
-  lpCsvCell(out, info->passes);
+  const char *at = strstr(info->passes, LP_SCHEDULE_PATH);
+  char passes[8192];
+  snprintf(passes, sizeof passes, "%.*s%s%s",
+           at ? (int)(at - info->passes) : (int)strlen(info->passes),
+           info->passes, at ? "schedule.mlir" : "",
+           at ? at + strlen(LP_SCHEDULE_PATH) : "");
+  lpCsvCell(out, passes);
   fputs("\ncpu,", out);
   lpCsvCell(out, info->cpu);
   fprintf(out, "\nthreads,%d\nmlir_version,%s\nclock,%s\n", info->threads,
@@ -175,7 +182,16 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
     fprintf(out, "mem_bw,%.6g\n", d->memBw);
   if (d->launchUs > 0)
     fprintf(out, "launch_us,%.6g\n", d->launchUs);
-  fputs("compute_efficiency,1\nmemory_efficiency,1\n", out);
+  bool fitted[2] = {false, false}; /* device-wide compute, memory */
+  for (int i = 0; i < d->numFitted; i++) {
+    fprintf(out, "%s,%.6g\n", d->fittedKeys[i], d->fittedValues[i]);
+    fitted[0] |= !strcmp(d->fittedKeys[i], "compute_efficiency");
+    fitted[1] |= !strcmp(d->fittedKeys[i], "memory_efficiency");
+  }
+  if (!fitted[0])
+    fputs("compute_efficiency,1\n", out);
+  if (!fitted[1])
+    fputs("memory_efficiency,1\n", out);
   if (fclose(out) != 0) {
     snprintf(err, size, "cannot write %s", path);
     return false;
@@ -192,8 +208,16 @@ bool lpWriteProfile(const char *dir, const LpShapeSet *shapes,
   if (!lpMakeDirs(path, err, size))
     return false;
   lpRemoveCsvFiles(path);
+  snprintf(path, sizeof path, "%s/schedule.mlir", dir);
+  FILE *schedule = info->schedule ? fopen(path, "w") : NULL;
+  if (schedule) {
+    fputs(info->schedule, schedule);
+    fclose(schedule);
+  }
   snprintf(path, sizeof path, "%s/fusion.csv", dir);
-  return writeDevice(dir, info, device, err, size) &&
+  LpDeviceNumbers fitted = *device;
+  lpFitEfficiencies(shapes, &fitted);
+  return writeDevice(dir, info, &fitted, err, size) &&
          lpCopyFile(rulesPath, path, err, size) &&
          writeTables(dir, shapes, info, rows, err, size);
 }

@@ -12,7 +12,7 @@
 
 #include "shapes.h"
 
-enum { LP_MAX_DTYPES = 6 };
+enum { LP_MAX_DTYPES = 6, LP_MAX_FITTED = 96 };
 
 /// The host and how it was measured: written into device.csv and into
 /// every row.
@@ -23,17 +23,26 @@ typedef struct {
   const char *pipeline; /* pipeline name (loops, vectorized, custom) */
   const char *passes;   /* the pipeline string                       */
   const char *clock;    /* "thread-cpu" or "wall"                    */
+  const char *schedule; /* transform library of the passes, or NULL */
 } LpHostInfo;
 
 /// The roofline numbers of the host, measured through the pipeline; a
 /// value <= 0 was not measured and is not written.
 typedef struct {
   int numDtypes;
-  const char *dtypes[LP_MAX_DTYPES]; /* MLIR spelling             */
-  double peakFlops[LP_MAX_DTYPES];   /* FLOP/s of a large matmul  */
-  double memBw;                      /* bytes/s of a streaming op */
-  double launchUs;                   /* an empty call, us         */
+  const char *dtypes[LP_MAX_DTYPES];   /* MLIR spelling             */
+  double peakFlops[LP_MAX_DTYPES];     /* FLOP/s of a large matmul  */
+  double memBw;                        /* bytes/s of a streaming op */
+  double launchUs;                     /* an empty call, us         */
+  int numFitted;                       /* fitted efficiencies below */
+  char fittedKeys[LP_MAX_FITTED][224]; /* compute_efficiency.<type>... */
+  double fittedValues[LP_MAX_FITTED];
 } LpDeviceNumbers;
+
+/// Fits the roofline's efficiencies to the measured shapes of `set`
+/// (calibrate.c): per kernel type, and device-wide, so that a kernel the
+/// tables cannot answer gets the speed this pipeline reaches on its kind.
+void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *device);
 
 /// Fills `info` with this host's CPU model, the MLIR version and the
 /// pipeline's name and passes.
@@ -41,7 +50,8 @@ void lpHostInfoGet(LpHostInfo *info, const char *pipelineName,
                    const char *passes, int threads, bool wallClock);
 
 /// Writes the profile of the measured shapes of `shapes` to `dir` (its
-/// tables/ is rewritten), with the fusion rules copied from `rulesPath`;
+/// tables/ is rewritten), with the fusion rules copied from `rulesPath` and
+/// the roofline's efficiencies fitted to the shapes (lpFitEfficiencies);
 /// false with the reason in `err`. `*rows` receives the rows written.
 bool lpWriteProfile(const char *dir, const LpShapeSet *shapes,
                     const LpHostInfo *info, const LpDeviceNumbers *device,

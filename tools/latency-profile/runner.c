@@ -114,28 +114,6 @@ static void crashHook(const Run *run) {
     raise(SIGSEGV);
 }
 
-/* Lowers with the pipeline, or with its fallback when it fails. */
-static bool lower(Run *run) {
-  LpPipeline pipeline = lpPipelineResolve(run->options->pipeline);
-  char err[kLineSize];
-  crashHook(run);
-  run->lowering = pipeline.name;
-  if (lpHostRunPipeline(&run->host, run->module, pipeline.passes, err,
-                        sizeof err))
-    return true;
-  if (!pipeline.fallback)
-    return fail(run, "lowering", err), false;
-  mlirModuleDestroy(run->module);
-  run->module = (MlirModule){NULL};
-  if (!loadModule(run))
-    return false;
-  run->lowering = "fallback-loops";
-  if (lpHostRunPipeline(&run->host, run->module, pipeline.fallback, err,
-                        sizeof err))
-    return true;
-  return fail(run, "lowering", err), false;
-}
-
 static bool compile(Run *run) {
   MlirStringRef libs[1] = {mlirStringRefCreateFromCString(LP_RUNNER_UTILS)};
   int numLibs = access(LP_RUNNER_UTILS, R_OK) == 0;
@@ -159,6 +137,53 @@ static bool compile(Run *run) {
   }
   /* the engine lives until the process exits: the function is in it */
   return true;
+}
+
+/* Lowers with `passes` and JITs the result; false (the line says why) when
+ * either fails. */
+static bool lowerAndCompile(Run *run, const char *passes) {
+  char err[kLineSize];
+  if (!lpHostRunPipeline(&run->host, run->module, passes, err, sizeof err))
+    return fail(run, "lowering", err), false;
+  return compile(run);
+}
+
+/* Writes `schedule` to a fresh file under /tmp; its path into `path`. */
+static bool writeSchedule(const char *schedule, char *path, size_t size) {
+  snprintf(path, size, "/tmp/latency-profile-schedule-XXXXXX");
+  int fd = mkstemp(path);
+  if (fd < 0)
+    return false;
+  size_t n = strlen(schedule);
+  bool ok = write(fd, schedule, n) == (ssize_t)n;
+  return close(fd) == 0 && ok;
+}
+
+/* Lowers and JITs with the pipeline, or with its fallback when that fails
+ * (the module is parsed again: a failed pipeline leaves it half done). */
+static bool build(Run *run) {
+  LpPipeline pipeline = lpPipelineResolve(run->options->pipeline);
+  char schedule[64] = "";
+  size_t size = strlen(pipeline.passes) + sizeof schedule;
+  char *passes = malloc(size);
+  crashHook(run);
+  run->lowering = pipeline.name;
+  bool ok = passes &&
+            (!pipeline.schedule ||
+             writeSchedule(pipeline.schedule, schedule, sizeof schedule)) &&
+            lpPipelinePasses(&pipeline, schedule, passes, size);
+  if (!ok)
+    fail(run, "lowering", "cannot prepare the pipeline");
+  ok = ok && lowerAndCompile(run, passes);
+  if (schedule[0])
+    unlink(schedule);
+  free(passes);
+  if (ok || !pipeline.fallback)
+    return ok;
+  mlirModuleDestroy(run->module);
+  run->module = (MlirModule){NULL};
+  run->lowering = "fallback-loops";
+  return loadModule(run) && lowerAndCompile(run, pipeline.fallback);
 }
 
 static bool allocateBuffers(Run *run) {
@@ -185,7 +210,7 @@ static void callOnce(void *context) {
 static void *runThread(void *context) {
   Run *run = context;
   lpHostCreate(&run->host);
-  if (loadModule(run) && lower(run) && compile(run) && allocateBuffers(run)) {
+  if (loadModule(run) && build(run) && allocateBuffers(run)) {
     LpTiming t;
     lpMeasure(callOnce, run, &run->options->timing, &t);
     snprintf(run->line, sizeof run->line,

@@ -27,6 +27,7 @@ typedef struct {
   char model[256];                 /* first model it was seen in */
   char loc[192];                   /* its root op's location     */
   char file[1024];                 /* the cut-out module, or ""  */
+  double flops, bytes;             /* work and boundary traffic, as described */
   int uses;                        /* kernels with this shape    */
   bool skipped;                    /* not measured: see error    */
   LpMeasurement result;            /* the measurement            */

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kSeedValues = 4, kMaxTables = 128, kTextSize = 16384 };
+enum { kSeedValues = 5, kMaxTables = 128, kTextSize = 16384 };
 
 typedef struct {
   int base;      /* shape the candidate moves one axis of */
@@ -64,8 +64,11 @@ static double axisValue(const LpShape *s, const char *axis) {
   return v ? strtod(v, NULL) : NAN;
 }
 
-/* The range of `axis` over the measured shapes of `s`'s table and regime;
- * one value v widens to [v/2, 2v] (and returns true). */
+/* The range of `axis` over the measured shapes of `s`'s table and regime,
+ * widened to a quarter of the smallest and twice the largest value (at
+ * least 1; spatial sizes down to 1 x 1): models not yet seen have shapes
+ * beyond the bundled ones, and the cost model never extrapolates. Returns
+ * true when the models showed a single value. */
 static bool axisRange(const LpShapeSet *set, const LpShape *s, const char *axis,
                       double *lo, double *hi) {
   *lo = INFINITY;
@@ -76,11 +79,10 @@ static bool axisRange(const LpShapeSet *set, const LpShape *s, const char *axis,
       *lo = v < *lo ? v : *lo;
       *hi = v > *hi ? v : *hi;
     }
-  if (*lo != *hi)
-    return false;
-  *lo /= 2;
+  bool single = *lo == *hi;
+  *lo = !strcmp(axis, "hw") || *lo < 4 ? 1 : *lo / 4;
   *hi *= 2;
-  return true;
+  return single;
 }
 
 static void seed(const LpShapeSet *set, Candidates *c) {

@@ -1,0 +1,94 @@
+/*===- calibrate.c - the roofline fitted to what the pipeline reaches -----===*
+ *
+ * The probes measure the best the pipeline does on this host (a large
+ * matmul, a stream); kernels reach other fractions of it (through `loops`
+ * a 3x3 conv runs about four times faster than the cache-bound 512^3
+ * matmul). For the kernels the tables cannot answer (outside every
+ * measured range, or of a type never measured), the roofline should say
+ * what this pipeline reaches on their kind. For each kernel type, the
+ * median over its measured shapes of (time at peak) / (measured time) is
+ * its efficiency: compute_efficiency.<type> when its shapes are
+ * compute-bound at peak, else memory_efficiency.<type>. The device-wide
+ * values are the medians over every compute-bound and every memory-bound
+ * shape, for types without a table of their own.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "profile_writer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int compareDoubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *values, size_t n) {
+  qsort(values, n, sizeof *values, compareDoubles);
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+static double peakFor(const LpDeviceNumbers *d, const char *dtype) {
+  for (int i = 0; dtype && i < d->numDtypes; i++)
+    if (!strcmp(d->dtypes[i], dtype))
+      return d->peakFlops[i];
+  return d->numDtypes ? d->peakFlops[0] : 0;
+}
+
+/* The fraction of the roofline's time at full peak that shape `s` took,
+ * and whether it is compute-bound there; false when it says nothing. */
+static bool fraction(const LpDeviceNumbers *d, const LpShape *s, double *out,
+                     bool *compute) {
+  double peak = peakFor(d, lpShapeField(s, "dtype"));
+  double tc = peak > 0 && s->flops > 0 ? s->flops / peak : 0;
+  double tm = d->memBw > 0 && s->bytes > 0 ? s->bytes / d->memBw : 0;
+  if (!s->result.ok || s->result.us <= 0 || (tc <= 0 && tm <= 0))
+    return false;
+  *compute = tc >= tm;
+  *out = (*compute ? tc : tm) / (s->result.us * 1e-6);
+  return true;
+}
+
+static void add(LpDeviceNumbers *d, const char *key, const char *type,
+                double value) {
+  if (d->numFitted == LP_MAX_FITTED || !(value > 0))
+    return;
+  snprintf(d->fittedKeys[d->numFitted], sizeof d->fittedKeys[0], "%s%s%s", key,
+           type ? "." : "", type ? type : "");
+  d->fittedValues[d->numFitted++] = value;
+}
+
+void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
+  double *all[2], *own = malloc((set->count + 1) * sizeof *own);
+  all[0] = malloc((set->count + 1) * sizeof *all[0]);
+  all[1] = malloc((set->count + 1) * sizeof *all[1]);
+  size_t numAll[2] = {0, 0};
+  d->numFitted = 0;
+  for (size_t i = 0; own && all[0] && all[1] && i < set->count; i++) {
+    const LpShape *s = &set->items[i];
+    bool first = true, compute, typeCompute = false;
+    double f;
+    for (size_t j = 0; j < i && first; j++)
+      first = strcmp(set->items[j].type, s->type) != 0;
+    if (fraction(d, s, &f, &compute))
+      all[compute][numAll[compute]++] = f;
+    size_t n = 0; /* the type's shapes, once, at its first */
+    for (size_t j = i; first && j < set->count; j++)
+      if (!strcmp(set->items[j].type, s->type) &&
+          fraction(d, &set->items[j], &f, &compute)) {
+        typeCompute = n == 0 ? compute : typeCompute;
+        if (compute == typeCompute)
+          own[n++] = f;
+      }
+    if (n)
+      add(d, typeCompute ? "compute_efficiency" : "memory_efficiency", s->type,
+          median(own, n));
+  }
+  for (int c = 0; c < 2; c++)
+    if (numAll[c])
+      add(d, c ? "compute_efficiency" : "memory_efficiency", NULL,
+          median(all[c], numAll[c]));
+  free(own);
+  free(all[0]);
+  free(all[1]);
+}
