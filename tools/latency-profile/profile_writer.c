@@ -144,6 +144,20 @@ static bool writeTables(const char *dir, const LpShapeSet *set,
   return fclose(policy) == 0;
 }
 
+/* The fitted efficiencies, and 1 for a device-wide one not fitted. */
+static void writeEfficiencies(FILE *out, const LpDeviceNumbers *d) {
+  bool fitted[2] = {false, false}; /* device-wide compute, memory */
+  for (int i = 0; i < d->numFitted; i++) {
+    fprintf(out, "%s,%.6g\n", d->fittedKeys[i], d->fittedValues[i]);
+    fitted[0] |= !strcmp(d->fittedKeys[i], "compute_efficiency");
+    fitted[1] |= !strcmp(d->fittedKeys[i], "memory_efficiency");
+  }
+  if (!fitted[0])
+    fputs("compute_efficiency,1\n", out);
+  if (!fitted[1])
+    fputs("memory_efficiency,1\n", out);
+}
+
 static bool writeDevice(const char *dir, const LpHostInfo *info,
                         const LpDeviceNumbers *d, char *err, size_t size) {
   char path[4400];
@@ -182,16 +196,7 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
     fprintf(out, "mem_bw,%.6g\n", d->memBw);
   if (d->launchUs > 0)
     fprintf(out, "launch_us,%.6g\n", d->launchUs);
-  bool fitted[2] = {false, false}; /* device-wide compute, memory */
-  for (int i = 0; i < d->numFitted; i++) {
-    fprintf(out, "%s,%.6g\n", d->fittedKeys[i], d->fittedValues[i]);
-    fitted[0] |= !strcmp(d->fittedKeys[i], "compute_efficiency");
-    fitted[1] |= !strcmp(d->fittedKeys[i], "memory_efficiency");
-  }
-  if (!fitted[0])
-    fputs("compute_efficiency,1\n", out);
-  if (!fitted[1])
-    fputs("memory_efficiency,1\n", out);
+  writeEfficiencies(out, d);
   if (fclose(out) != 0) {
     snprintf(err, size, "cannot write %s", path);
     return false;
