@@ -46,12 +46,13 @@ typedef struct {
 } Run;
 
 static void fail(Run *run, const char *stage, const char *reason) {
-  char clean[kLineSize - 64];
-  snprintf(clean, sizeof clean, "%s", reason);
-  for (char *c = clean; *c; c++)
-    if (*c == '\n' || *c == '\r')
-      *c = ' ';
-  snprintf(run->line, sizeof run->line, "error %s: %s", stage, clean);
+  /* One line: the parent reads results line by line, so newlines become spaces.
+     A reason too long for the line is cut, never the stage. */
+  int used = snprintf(run->line, sizeof run->line, "error %.64s: ", stage);
+  size_t at = used > 0 ? (size_t)used : 0;
+  for (const char *c = reason; *c && at + 1 < sizeof run->line; c++)
+    run->line[at++] = (*c == '\n' || *c == '\r') ? ' ' : *c;
+  run->line[at] = '\0';
   run->status = 1;
 }
 
