@@ -5,7 +5,7 @@
  * buffer, not one allocation per field.
  *
  *===----------------------------------------------------------------------===*/
-#include "csv_reader.h"
+#include "latency/costmodel_util.h"
 
 #include "cm_error.h"
 

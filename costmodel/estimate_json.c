@@ -4,6 +4,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "latency/costmodel.h"
+#include "latency/costmodel_util.h"
 
 #include <math.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #include "policy.h"
 
 #include "cm_error.h"
-#include "csv_reader.h"
+#include "latency/costmodel_util.h"
 
 #include <ctype.h>
 #include <math.h>

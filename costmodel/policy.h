@@ -10,6 +10,7 @@
 #define LATENCY_POLICY_H
 
 #include "latency/costmodel.h"
+#include "latency/costmodel_util.h"
 
 typedef enum {
   CM_TRANSFORM_NONE, /* raw axis values   */
@@ -68,10 +69,5 @@ size_t cmDtypeAliasesOf(const char *canonical, const char **out, size_t max);
 
 /// Returns true when regime key `key` holds element types (ends in "dtype").
 bool cmIsDtypeKey(const char *key);
-
-/// Writes the canonical text of regime value `value` of key `key` into `out`
-/// (numbers as %.17g, dtype aliases as MLIR spellings: bfloat16 -> bf16).
-void cmCanonicalRegimeValue(const char *key, const char *value, char *out,
-                            size_t size);
 
 #endif /* LATENCY_POLICY_H */

@@ -9,7 +9,7 @@
 #include "work.h"
 
 #include "cm_error.h"
-#include "csv_reader.h"
+#include "latency/costmodel_util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,6 +10,7 @@
 #define LATENCY_PROFILE_H
 
 #include "latency/costmodel.h"
+#include "latency/costmodel_util.h"
 
 #include "group.h"
 #include "policy.h"

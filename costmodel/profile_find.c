@@ -8,6 +8,7 @@
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* dladdr */
 #include "latency/costmodel.h"
+#include "latency/costmodel_util.h"
 
 #include "cm_error.h"
 

@@ -10,7 +10,7 @@
 #include "profile.h"
 
 #include "cm_error.h"
-#include "csv_reader.h"
+#include "latency/costmodel_util.h"
 #include "table_scan.h"
 
 #include <dirent.h>

@@ -189,9 +189,6 @@ int cmShapeCompare(const CmShape *a, const CmShape *b);
 /// Releases what `list` owns.
 void cmShapeListFree(CmShapeList *list);
 
-/// Writes `text` to `out` as one CSV field, quoted when needed.
-void cmCsvWriteField(FILE *out, const char *text);
-
 /*--- transfer_ranks.c ---*/
 
 /// Axis values as ranks among a set of shapes, per group and axis.
@@ -215,9 +212,5 @@ void cmRankSpaceMap(const CmRankSpace *r, int group, const double *axes,
 size_t cmRankSpaceGroupSize(const CmRankSpace *r, int group, int *varying);
 
 /*--- transfer_write.c ---*/
-
-/// Copies the file `from` to `to` (read whole, then written), unless both
-/// name the same file.
-CmStatus cmCopyFile(const char *from, const char *to, CmError *err);
 
 #endif /* LATENCY_TRANSFER_IMPL_H */

@@ -11,7 +11,7 @@
 #include "transfer_impl.h"
 
 #include "cm_error.h"
-#include "csv_reader.h"
+#include "latency/costmodel_util.h"
 #include "profile.h"
 
 #include <math.h>

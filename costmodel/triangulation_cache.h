@@ -14,6 +14,7 @@
 #ifndef LATENCY_TRIANGULATION_CACHE_H
 #define LATENCY_TRIANGULATION_CACHE_H
 
+#include "latency/costmodel_util.h"
 #include "triangulation.h"
 
 enum { kCmCacheMinPoints = 1000 };
@@ -27,9 +28,5 @@ enum { kCmCacheMinPoints = 1000 };
 CmTriangulation *cmTriangulationCreateCached(const double *points,
                                              size_t numPoints, int dim,
                                              char *reason, size_t reasonSize);
-
-/// Copies the last cache note ("cache entry PATH is corrupt (...); rebuilt")
-/// into `note` and clears it; returns false when there is none.
-bool cmTriangulationCacheTakeNote(char *note, size_t noteSize);
 
 #endif /* LATENCY_TRIANGULATION_CACHE_H */

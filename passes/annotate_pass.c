@@ -13,6 +13,7 @@
 #include "report.h"
 
 #include "latency/costmodel.h"
+#include "latency/costmodel_util.h"
 #include "latency/diagnostics.h"
 
 #include "mlir-c/BuiltinAttributes.h"

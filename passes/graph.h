@@ -17,6 +17,7 @@
 #include "op_class.h"
 
 #include "latency/costmodel.h"
+#include "latency/costmodel_util.h"
 
 #include <stddef.h>
 #include <stdint.h>

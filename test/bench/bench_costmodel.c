@@ -11,6 +11,7 @@
  *===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
 #include "latency/costmodel.h"
+#include "latency/costmodel_util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -8,8 +8,7 @@
 #include "harness.h"
 #include "test_profiles.h"
 
-#include "csv_reader.h"
-
+#include "latency/costmodel_util.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,8 +1,7 @@
 /*===- test_profiles.c - real profile directories for the unit tests ------===*/
 #include "test_profiles.h"
 
-#include "csv_reader.h"
-
+#include "latency/costmodel_util.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,6 +8,7 @@
 #define LATENCY_TEST_PROFILES_H
 
 #include "latency/costmodel.h"
+#include "latency/costmodel_util.h"
 
 /// Writes `text` to `dir`/`name`, creating `dir` (and tables/) as needed;
 /// returns false and prints why on failure.

@@ -15,6 +15,7 @@
 #include "mlir_host.h"
 
 #include "latency/costmodel.h"
+#include "latency/costmodel_util.h"
 
 /// One distinct kernel shape and its measurement.
 typedef struct {

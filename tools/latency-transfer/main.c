@@ -13,6 +13,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "latency/costmodel.h"
+#include "latency/costmodel_util.h"
 #include "latency/transfer.h"
 
 #include <stdio.h>

@@ -58,42 +58,6 @@ typedef struct {
 /// with file:line and the reason, and leaves `*out` null.
 CmStatus cmProfileCreateFromDir(const char *dir, CmProfile *out, CmError *err);
 
-/// Resolves `nameOrPath` to a profile directory in `out` (`size` bytes): a
-/// path to a directory is taken as is; a bare name is looked up among the
-/// shipped profiles (the source tree's, then the installed ones). NULL or ""
-/// means the default: $MLIR_LATENCY_PROFILE when set, else "h100-sxm".
-/// Returns false with the places tried in `err` when nothing matches.
-bool cmProfileFindDir(const char *nameOrPath, char *out, size_t size,
-                      CmError *err);
-
-/// One measured point of a profile, as seen by cmProfileForEachPoint and the
-/// filter of cmProfileCreateFromDirFiltered. Borrowed for the call only.
-typedef struct {
-  const char *kernel;                      /* kernel type of its table       */
-  int numRegime;                           /* regime keys of the policy      */
-  const char *regimeNames[CM_MAX_REGIME];  /* policy order                */
-  const char *regimeValues[CM_MAX_REGIME]; /* canonical text              */
-  int numAxes;                             /* axes of the policy             */
-  const char *axisNames[CM_MAX_AXES];      /* policy order                   */
-  double axes[CM_MAX_AXES];                /* raw values                     */
-  double latencyUs;                        /* measured (a mean once merged)  */
-} CmPoint;
-
-/// Loads `dir` as cmProfileCreateFromDir does, keeping only the table rows
-/// for which `keep(context, row)` returns true (rows with identical axes
-/// see identical views, so a held-out point goes with all its duplicates).
-CmStatus
-cmProfileCreateFromDirFiltered(const char *dir,
-                               bool (*keep)(void *context, const CmPoint *row),
-                               void *context, CmProfile *out, CmError *err);
-
-/// Calls `visit(context, point)` for every distinct measured point of
-/// `profile` (duplicates merged into their mean), group by group in load
-/// order; returns false when out of memory.
-bool cmProfileForEachPoint(CmProfile profile,
-                           void (*visit)(void *context, const CmPoint *point),
-                           void *context);
-
 /// Releases `profile` and everything it owns; a null profile is a no-op.
 void cmProfileDestroy(CmProfile profile);
 
@@ -331,15 +295,6 @@ const char *cmPrecisionGetDtype(const char *precision, bool *known);
 /// re-types (f64, f32, tf32, f16, bf16); integer indices and i1 masks keep
 /// their type.
 bool cmDtypeIsFloat(const char *dtype);
-
-/// Writes `text` (NULL: "") to `out` as a JSON string literal, escaping
-/// quotes, backslashes and control characters.
-void cmJsonPrintString(FILE *out, const char *text);
-
-/// Writes `estimate` as one JSON object (latency_us, source, confidence,
-/// method, dim, axes, boundary, corners, lines, candidates, reason, ...) to
-/// `out`, numbers with round-trip precision.
-void cmEstimatePrintJson(const CmEstimate *estimate, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -6,8 +6,7 @@
  *===----------------------------------------------------------------------===*/
 #include "fuzz_common.h"
 
-#include "cm_error.h"
-
+#include "latency/costmodel_util.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,8 +11,7 @@
 #define LATENCY_FUZZ_COMMON_H
 
 #include "latency/costmodel.h"
-
-#include "csv_reader.h"
+#include "latency/costmodel_util.h"
 
 enum { kFuzzMaxFields = CM_CSV_MAX_FIELDS }; /* a --batch row's columns */
 

@@ -17,9 +17,7 @@
 #define _GNU_SOURCE /* fmemopen */
 #include "fuzz_common.h"
 
-#include "cm_error.h"
-#include "csv_reader.h"
-
+#include "latency/costmodel_util.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -18,11 +18,9 @@
 
 #include "latency/transfer.h"
 
-#include "cm_error.h"
-#include "csv_reader.h"
 #include "eval.h"
-#include "transfer_impl.h"
 
+#include "latency/costmodel_util.h"
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,9 +7,7 @@
  *===----------------------------------------------------------------------===*/
 #include "eval.h"
 
-#include "csv_reader.h"
-#include "policy.h"
-
+#include "latency/costmodel_util.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

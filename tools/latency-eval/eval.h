@@ -2,13 +2,14 @@
  *
  * latency-eval holds measured points out of a profile and predicts them.
  * eval_select.c picks the points (random, listed, off-grid), eval_report.c
- * prints what the predictions came to, latency_eval_main.c drives both.
+ * prints what the predictions came to, main.c drives both.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef LATENCY_EVAL_H
 #define LATENCY_EVAL_H
 
 #include "latency/costmodel.h"
+#include "latency/costmodel_util.h"
 
 #include "eval_metrics.h"
 

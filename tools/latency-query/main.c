@@ -1,4 +1,4 @@
-/*===- latency_query_main.c - the cost model on the command line -----------===*
+/*===- latency-query/main.c - the cost model on the command line -----------===*
  *
  *   latency-query [--profile P] [--no-interpolation] kernel=matmul dtype=bf16
  *                 m=1000 n=4096 k=4096       -> one JSON object
@@ -14,10 +14,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "latency/costmodel.h"
-
-#include "cm_error.h"
-#include "csv_reader.h"
-#include "triangulation_cache.h"
+#include "latency/costmodel_util.h"
 
 #include <csv.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/*===- latency_eval_main.c - hold-out accuracy reports --------------------===*
+/*===- latency-eval/main.c - hold-out accuracy reports --------------------===*
  *
  *   latency-eval --profile P [--kernel K] [key=value ...]
  *                (--holdout F --seed S | --holdout-points FILE |
@@ -13,6 +13,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "latency/costmodel.h"
+#include "latency/costmodel_util.h"
 
 #include "eval.h"
 

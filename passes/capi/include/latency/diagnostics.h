@@ -1,8 +1,8 @@
 /*===- latency/diagnostics.h - warnings and remarks for C passes -----------===*
  *
  * The MLIR C API can emit errors only (mlirEmitError). Warnings and remarks
- * are implemented in plugin/Diagnostics.cpp, the one place that may unwrap a
- * location into C++.
+ * are implemented in passes/capi/Diagnostics.cpp, the one place that may unwrap
+ *a location into C++.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef LATENCY_DIAGNOSTICS_H

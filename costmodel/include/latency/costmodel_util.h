@@ -1,0 +1,131 @@
+/*===- latency/costmodel_util.h - conveniences on top of the cost model ---===*
+ *
+ * What programs built on the cost model need besides estimates: finding a
+ * profile by name, loading one with rows held out, visiting its measured
+ * points, printing an answer as JSON, and reading or writing CSV the way the
+ * profile loader does (libcsv stays private to the library). The core API
+ * (latency/costmodel.h) does not depend on anything here.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef LATENCY_COSTMODEL_UTIL_H
+#define LATENCY_COSTMODEL_UTIL_H
+
+#include "latency/costmodel.h"
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*--- Profiles ---*/
+
+/// Resolves `nameOrPath` to a profile directory in `out` (`size` bytes): a
+/// path to a directory is taken as is; a bare name is looked up among the
+/// shipped profiles (the source tree's, then the installed ones). NULL or ""
+/// means the default: $MLIR_LATENCY_PROFILE when set, else "h100-sxm".
+/// Returns false with the places tried in `err` when nothing matches.
+bool cmProfileFindDir(const char *nameOrPath, char *out, size_t size,
+                      CmError *err);
+
+/// One measured point of a profile, as seen by cmProfileForEachPoint and the
+/// filter of cmProfileCreateFromDirFiltered. Borrowed for the call only.
+typedef struct {
+  const char *kernel;                      /* kernel type of its table       */
+  int numRegime;                           /* regime keys of the policy      */
+  const char *regimeNames[CM_MAX_REGIME];  /* policy order                */
+  const char *regimeValues[CM_MAX_REGIME]; /* canonical text              */
+  int numAxes;                             /* axes of the policy             */
+  const char *axisNames[CM_MAX_AXES];      /* policy order                   */
+  double axes[CM_MAX_AXES];                /* raw values                     */
+  double latencyUs;                        /* measured (a mean once merged)  */
+} CmPoint;
+
+/// Loads `dir` as cmProfileCreateFromDir does, keeping only the table rows
+/// for which `keep(context, row)` returns true (rows with identical axes
+/// see identical views, so a held-out point goes with all its duplicates).
+CmStatus
+cmProfileCreateFromDirFiltered(const char *dir,
+                               bool (*keep)(void *context, const CmPoint *row),
+                               void *context, CmProfile *out, CmError *err);
+
+/// Calls `visit(context, point)` for every distinct measured point of
+/// `profile` (duplicates merged into their mean), group by group in load
+/// order; returns false when out of memory.
+bool cmProfileForEachPoint(CmProfile profile,
+                           void (*visit)(void *context, const CmPoint *point),
+                           void *context);
+
+/*--- JSON ---*/
+
+/// Writes `text` (NULL: "") to `out` as a JSON string literal, escaping
+/// quotes, backslashes and control characters.
+void cmJsonPrintString(FILE *out, const char *text);
+
+/// Writes `estimate` as one JSON object (latency_us, source, confidence,
+/// method, dim, axes, boundary, corners, lines, candidates, reason, ...) to
+/// `out`, numbers with round-trip precision.
+void cmEstimatePrintJson(const CmEstimate *estimate, FILE *out);
+
+/*--- CSV, as the profile loader reads and writes it ---*/
+
+enum { CM_CSV_MAX_FIELDS = 256 }; /* more columns than this is an error */
+
+/// Receives one record: `fields[0..numFields)` are NUL-terminated and valid
+/// only during the call; `line` is the 1-based line where the record ends.
+/// Returning anything but CM_OK (with `err` filled) stops the reader.
+typedef CmStatus (*CmCsvRecordFn)(void *context, char **fields,
+                                  size_t numFields, size_t line, CmError *err);
+
+/// Reads every record of `stream`, calling `onRecord` for each non-empty
+/// one; `name` prefixes error messages. Returns CM_OK, the callback's status,
+/// or CM_ERR_FORMAT for malformed CSV (e.g. an unterminated quote).
+CmStatus cmCsvReadStream(FILE *stream, const char *name, CmCsvRecordFn onRecord,
+                         void *context, CmError *err);
+
+/// Opens `path` and reads it as cmCsvReadStream does; CM_ERR_IO when the file
+/// cannot be opened.
+CmStatus cmCsvReadFile(const char *path, const char *name,
+                       CmCsvRecordFn onRecord, void *context, CmError *err);
+
+/// Writes `text` to `out` as one CSV field, quoted when needed.
+void cmCsvWriteField(FILE *out, const char *text);
+
+/// Writes the canonical text of regime value `value` of key `key` into `out`
+/// (numbers as %.17g, dtype aliases as MLIR spellings: bfloat16 -> bf16), as
+/// the loader keys its tables.
+void cmCanonicalRegimeValue(const char *key, const char *value, char *out,
+                            size_t size);
+
+/// Copies the file `from` to `to` (read whole, then written), unless both
+/// name the same file.
+CmStatus cmCopyFile(const char *from, const char *to, CmError *err);
+
+/*--- Errors, numbers, text ---*/
+
+/// Formats a message into `err` (NULL is allowed) and returns `status`.
+CmStatus cmErrorSet(CmError *err, CmStatus status, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/// Parses all of `text` as a double into `*out` (overflow gives +-inf, "nan"
+/// gives NaN: callers judge); returns false for empty text or trailing
+/// garbage.
+bool cmParseNumber(const char *text, double *out);
+
+/// Returns the value of field `name` of `query` (borrowed), or NULL.
+const char *cmQueryFindField(const CmQuery *query, const char *name);
+
+/// Returns a malloc'ed copy of `text`, or NULL when out of memory.
+char *cmStrDup(const char *text);
+
+/*--- The on-disk triangulation cache ---*/
+
+/// Copies the last cache note ("cache entry PATH is corrupt (...); rebuilt")
+/// into `note` and clears it; returns false when there is none.
+bool cmTriangulationCacheTakeNote(char *note, size_t noteSize);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LATENCY_COSTMODEL_UTIL_H */
