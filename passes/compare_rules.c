@@ -10,8 +10,10 @@
  *===----------------------------------------------------------------------===*/
 #include "latency/passes.h"
 
+#include "describe.h"
+#include "detect.h"
+#include "estimate.h"
 #include "graph.h"
-#include "patterns.h"
 #include "report.h"
 
 #include "mlir-c/BuiltinAttributes.h"

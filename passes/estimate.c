@@ -1,15 +1,23 @@
-/*===- estimate.c - one kernel's latency from the cost model ---------------===*
+/*===- estimate.c - latencies from the cost model: kernels, then functions -===*
  *
  * Turns a described kernel (type, query fields, flops, boundary bytes) into
  * a cost-model query and keeps the answer and its provenance on the
- * kernel. No diagnostics here: the fusion analysis asks about kernels that
- * do not exist (two kernels merged) and must stay silent; the annotate pass
- * warns about real kernels without an answer.
+ * kernel. latKernelEstimate emits no diagnostics: the fusion analysis asks
+ * about kernels that do not exist (two kernels merged) and must stay
+ * silent. latEstimateFunctions estimates the real kernels of every function
+ * (callees first, a call costing its callee), warns about those without an
+ * answer, and adds up the totals the annotate stage writes.
  *
  *===----------------------------------------------------------------------===*/
-#include "graph.h"
+#include "estimate.h"
+#include "fusion.h"
+
+#include "pass.h"
+
+#include "latency/diagnostics.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void latKernelSetUnknown(LatKernel *k) {
@@ -77,5 +85,135 @@ bool latKernelEstimate(CmProfile profile, const CmOptions *options,
   }
   if (est.mapping && !strcmp(est.mapping, "implicit-gemm"))
     noteImplicitGemm(k, &est);
+  return true;
+}
+
+/* Estimation of each function: not started, under way (a call back into it
+ * is recursion), done. */
+enum { kToDo, kUnderWay, kDone };
+
+static void estimateFunction(LatPass *e, LatFunctionReport *fn);
+
+static LatFunctionReport *findFunction(const LatPass *e, MlirStringRef name) {
+  for (long i = 0; i < e->count; i++)
+    if (strlen(e->fns[i].name) == name.length &&
+        !memcmp(e->fns[i].name, name.data, name.length))
+      return &e->fns[i];
+  return NULL;
+}
+
+/* Adds kernel `k`'s time, `count` runs of it, to `fn`'s total and to the
+ * share of its source; a call kernel adds its callee's shares. */
+static void account(LatFunctionReport *fn, const LatKernel *k,
+                    const LatFunctionReport *callee) {
+  double us = k->us * k->count;
+  fn->totalUs += us;
+  if (callee) {
+    fn->confidenceUs += callee->confidenceUs * k->count;
+    fn->measuredUs += callee->measuredUs * k->count;
+    fn->interpolatedUs += callee->interpolatedUs * k->count;
+    fn->transferredUs += callee->transferredUs * k->count;
+    fn->rooflineUs += callee->rooflineUs * k->count;
+    return;
+  }
+  fn->confidenceUs += us * k->confidence;
+  if (k->source == CM_SOURCE_MEASURED)
+    fn->measuredUs += us;
+  else if (k->source == CM_SOURCE_INTERPOLATED)
+    fn->interpolatedUs += us;
+  else if (k->source == CM_SOURCE_TRANSFERRED)
+    fn->transferredUs += us;
+  else if (k->source == CM_SOURCE_ROOFLINE)
+    fn->rooflineUs += us;
+}
+
+/* A call kernel costs what its callee's kernels cost, once per call: the
+ * callee is estimated first (its shares by source carry over to the
+ * caller; the kernel shows the largest one and the time-weighted
+ * confidence). A callee without a body here, or a recursive call, has no
+ * estimate, and a warning. */
+static const LatFunctionReport *estimateCall(LatPass *e, LatFunctionReport *fn,
+                                             LatKernel *k) {
+  LatFunctionReport *callee = findFunction(e, k->callee);
+  MlirLocation loc = mlirOperationGetLocation(fn->graph.nodes[k->root].op);
+  latKernelSetUnknown(k);
+  if (!callee || e->progress[callee - e->fns] == kUnderWay) {
+    size_t size = k->callee.length + 100; /* the whole name, never cut */
+    char *text = malloc(size);
+    if (text) {
+      snprintf(text, size,
+               callee ? "latency: recursive call to @%.*s: no estimate "
+                        "(unknown)"
+                      : "latency: call to @%.*s, which has no body in this "
+                        "module: no estimate (unknown)",
+               (int)k->callee.length, k->callee.data);
+      latEmitWarning(loc, text);
+    }
+    free(text);
+    return NULL;
+  }
+  estimateFunction(e, callee);
+  k->us = callee->totalUs;
+  k->flops = 0; /* the callee's work, for the report */
+  for (size_t i = 0; i < callee->graph.numKernels; i++)
+    k->flops += callee->graph.kernels[i].flops;
+  k->confidence =
+      callee->totalUs > 0 ? callee->confidenceUs / callee->totalUs : 0;
+  double shares[] = {callee->measuredUs, callee->interpolatedUs,
+                     callee->transferredUs, callee->rooflineUs};
+  CmSource sources[] = {CM_SOURCE_MEASURED, CM_SOURCE_INTERPOLATED,
+                        CM_SOURCE_TRANSFERRED, CM_SOURCE_ROOFLINE};
+  k->source = CM_SOURCE_ROOFLINE;
+  for (int s = 0, best = -1; s < 4; s++)
+    if (best < 0 || shares[s] > shares[best])
+      best = s, k->source = sources[s];
+  return callee;
+}
+
+/* Asks the cost model for kernel `k`; warns when it has no answer. */
+static void estimateKernel(const LatPass *e, LatFunctionReport *fn,
+                           LatKernel *k) {
+  if (!latKernelEstimate(e->profile, &e->options, k))
+    latEmitWarning(mlirOperationGetLocation(fn->graph.nodes[k->root].op),
+                   "latency: no estimate for this kernel (unknown)");
+}
+
+/* Estimates every kernel of `fn` (callees first), resolves how often each
+ * runs, prices its fusion edges and adds them up. */
+static void estimateFunction(LatPass *e, LatFunctionReport *fn) {
+  unsigned char *progress = &e->progress[fn - e->fns];
+  if (*progress != kToDo)
+    return;
+  *progress = kUnderWay;
+  /* NULL when out of memory: a call then shows its callee's total but
+   * adds to the roofline share (the report's shares, never the total) */
+  const LatFunctionReport **callees =
+      calloc(fn->graph.numKernels + 1, sizeof *callees);
+  for (size_t i = 0; i < fn->graph.numKernels; i++) {
+    LatKernel *k = &fn->graph.kernels[i];
+    const LatFunctionReport *callee = NULL;
+    if (k->isCall)
+      callee = estimateCall(e, fn, k);
+    else
+      estimateKernel(e, fn, k);
+    if (callees)
+      callees[i] = callee;
+  }
+  latGraphResolveCounts(&fn->graph);
+  if (e->gains && !latFusionAnalyze(&e->fusion, &fn->graph))
+    latEmitWarning(mlirOperationGetLocation(fn->func),
+                   "latency: out of memory: fusion gains incomplete");
+  for (size_t i = 0; i < fn->graph.numKernels; i++)
+    account(fn, &fn->graph.kernels[i], callees ? callees[i] : NULL);
+  free(callees);
+  *progress = kDone;
+}
+
+bool latEstimateFunctions(LatPass *pass) {
+  pass->progress = calloc((size_t)pass->count + 1, sizeof *pass->progress);
+  if (!pass->progress)
+    return false;
+  for (long i = 0; i < pass->count; i++)
+    estimateFunction(pass, &pass->fns[i]);
   return true;
 }

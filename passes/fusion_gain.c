@@ -16,6 +16,10 @@
  * attention or pool): fused = the two merged. gain = unfused - fused.
  *
  *===----------------------------------------------------------------------===*/
+#include "describe.h"
+#include "detect.h"
+#include "estimate.h"
+#include "fusion.h"
 #include "graph.h"
 
 #include "ir_util.h"

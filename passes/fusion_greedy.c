@@ -9,10 +9,13 @@
  * change).
  *
  *===----------------------------------------------------------------------===*/
+#include "describe.h"
+#include "estimate.h"
+#include "fusion.h"
 #include "graph.h"
 
+#include "detect.h"
 #include "ir_util.h"
-#include "patterns.h"
 
 #include <stdlib.h>
 #include <string.h>

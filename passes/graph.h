@@ -1,20 +1,16 @@
-/*===- graph.h - one function's ops, grouped into kernels (internal) -------===*
+/*===- graph.h - one function's ops and kernels, the stages' container
+ *(internal) -===*
  *
  * A LatGraph holds the ops of one function body in program order, each with
- * its class and kernel. Kernels are detected with nn-Meter semantics: an op
- * joins its producer's kernel when the rule (producer class, consumer class)
- * exists and the producer has no other user. Views (reshapes) and folded
- * transposes are transparent: the op after them is matched against the
- * class before them. A multi-op pattern (patterns.c) is one unit: its ops
- * join or start a kernel together, under the pattern's class. Transposes in
- * front of a compute op fold into its kernel when the rule (transpose, its
- * class) exists, also transparently.
+ * its class (classify.c) and kernel (detect.c); each stage fills its part:
+ * detect groups nodes into kernels, describe gives each kernel its type,
+ * axes and work, estimate its latency, fusion_gain.c its fusion edges.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef LATENCY_GRAPH_H
 #define LATENCY_GRAPH_H
 
-#include "op_class.h"
+#include "classify.h"
 
 #include "latency/costmodel.h"
 #include "latency/costmodel_util.h"
@@ -158,6 +154,15 @@ bool latGraphCollect(LatGraph *graph, MlirRegion body);
 /// Call after the estimates are known.
 void latGraphResolveCounts(LatGraph *graph);
 
+/// True for a view or an op that only moves data (transpose, copy,
+/// reshape, broadcast, pad, slice, concat).
+bool latNodeIsDataMovement(const LatNode *n);
+
+/// True for a node that anchors a kernel's work: an attention group, or a
+/// costed op with no per-element flops in its class that is not data
+/// movement (convs, matmuls, pools, reductions: what fusion builds around).
+bool latNodeIsComputeAnchor(const LatNode *n);
+
 /// Frees what `graph` owns.
 void latGraphFree(LatGraph *graph);
 
@@ -180,97 +185,5 @@ bool latGraphAllUsers(const LatGraph *graph, int n,
                       bool (*accept)(const LatGraph *graph, int user,
                                      void *context),
                       void *context);
-
-/// Groups the costed ops into kernels; with `fusion` false every costed op
-/// is its own kernel. `rules` answers whether (producer, consumer) fuses.
-bool latGraphDetect(LatGraph *graph, bool fusion,
-                    bool (*rules)(void *ctx, const char *producer,
-                                  const char *consumer),
-                    void *ctx);
-
-/// The class a fusion rule sees for node `n` as a consumer: its pattern's,
-/// or for a folded layout op the class of its kernel's root.
-const char *latGraphConsumerClass(const LatGraph *graph, int n);
-
-/// Drops the kernels left empty (numOps 0) and renumbers the rest, in
-/// order.
-void latGraphCompactKernels(LatGraph *graph);
-
-/// The method shown for kernel `k`: the cost model's, or "call" for a call
-/// kernel (costed as the sum of its callee's kernels).
-const char *latKernelMethodName(const LatKernel *k);
-
-/// Describes kernel `kernel` of `graph` (see latGraphDescribe); warns only
-/// when `warn` is set (a kernel the fusion analysis imagines stays silent).
-void latKernelDescribe(LatGraph *graph, int kernel, bool warn);
-
-/// Clears `k`'s estimate: unknown, no time.
-void latKernelSetUnknown(LatKernel *k);
-
-/// Asks the cost model for described kernel `k` and keeps the answer and
-/// its provenance on it; false (k unknown) when no tier answers. Emits no
-/// diagnostics.
-bool latKernelEstimate(CmProfile profile, const CmOptions *options,
-                       LatKernel *k);
-
-/// What the fusion analysis needs: the cost model and the fusion rules.
-typedef struct {
-  CmProfile profile;
-  const CmOptions *options;
-  bool (*rules)(void *context, const char *producer, const char *consumer);
-  void *rulesContext;
-} LatFusionContext;
-
-/// Fills `graph->edges` with every fusion edge of the estimated graph and
-/// its gain; false when out of memory. The graph is unchanged otherwise.
-bool latFusionAnalyze(const LatFusionContext *context, LatGraph *graph);
-
-/// Returns the estimate of kernels `producer` and `consumer` merged (the
-/// graph unchanged), or -1 when the cost model cannot answer.
-double latFusionMergedUs(const LatFusionContext *context, LatGraph *graph,
-                         int producer, int consumer);
-
-/// Returns the kernel producing operand `o` of node `n`, looking through
-/// views that are in no kernel; -1 when none does.
-int latFusionProducerKernel(const LatGraph *graph, int n, intptr_t o);
-
-/// Returns true when kernels `producer` and `consumer` may merge: both
-/// estimated, neither a call, not both rooted at a conv, matmul, attention
-/// or pool (no rule set fuses two of those).
-bool latFusionCanMerge(const LatGraph *graph, int producer, int consumer);
-
-/// Moves kernel `absorb`'s members into kernel `keep` (the chain of the one
-/// rooted at a conv, matmul, attention or pool first) and leaves `absorb`
-/// empty; `nodes` is scratch space for `graph->numNodes` entries.
-void latFusionJoinKernels(LatGraph *graph, int keep, int absorb, int *nodes);
-
-/// Merges the kernels of the estimated `graph` (usually single-op kernels)
-/// greedily, as priority fusion does: the producer -> consumer merge with
-/// the largest estimated gain first, while the merge pays (gain > 0) and is
-/// legal (no cycle through a third kernel; values used outside stay
-/// materialised, which the boundary bytes count). Leaves every kernel
-/// described and estimated. False when out of memory.
-bool latFusionGreedy(const LatFusionContext *context, LatGraph *graph);
-
-/// Totals of one function under three partitions, for fusion=greedy.
-typedef struct {
-  double singleOpUs; /* fusion=false: where greedy starts        */
-  size_t singleOpKernels;
-  double greedyUs; /* the greedy partition                      */
-  double rulesUs;  /* the profile's fusion rules (the default)  */
-  size_t rulesKernels;
-} LatPartitionComparison;
-
-/// fusion=greedy for `graph` (built from `body`, detected with fusion off,
-/// described, tables loaded): estimates it, merges greedily, describes the
-/// result, and prices the rule-based partition of the same body beside it
-/// into `*out`. False when out of memory.
-bool latGreedyPartition(const LatFusionContext *context, LatGraph *graph,
-                        MlirRegion body, LatPartitionComparison *out);
-
-/// Describes every kernel: type name, dtype, axes, flops, boundary bytes,
-/// and the cost-model query fields; warns at op locations about dynamic
-/// shapes, overflowing sizes, unsupported dtypes and unknown ops.
-void latGraphDescribe(LatGraph *graph);
 
 #endif /* LATENCY_GRAPH_H */

@@ -2,7 +2,7 @@
 #ifndef LATENCY_REPORT_H
 #define LATENCY_REPORT_H
 
-#include "graph.h"
+#include "fusion.h"
 
 #include <stdio.h>
 
@@ -18,7 +18,6 @@ typedef struct {
                            another device (latency-transfer)          */
   double rooflineUs;     /* part answered by the roofline   */
   double confidenceUs;   /* sum of us x confidence          */
-  int state;             /* estimation: 0 to do, 1 under way, 2 done */
   bool greedy;           /* fusion=greedy: `partition` is filled      */
   LatPartitionComparison partition;
 } LatFunctionReport;

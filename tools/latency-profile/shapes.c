@@ -7,10 +7,11 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "shapes.h"
+#include "describe.h"
 
 #include "cutout.h"
+#include "detect.h"
 #include "files.h"
-#include "patterns.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,6 +7,7 @@
  * kernel still gets a best-effort description.
  *
  *===----------------------------------------------------------------------===*/
+#include "describe.h"
 #include "graph.h"
 
 #include "ir_util.h"

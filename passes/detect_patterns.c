@@ -11,7 +11,7 @@
  * class; detection then treats it as a single op (graph.c).
  *
  *===----------------------------------------------------------------------===*/
-#include "patterns.h"
+#include "detect.h"
 
 #include "ir_util.h"
 

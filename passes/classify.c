@@ -5,7 +5,7 @@
  * dtype-changing copy); linalg.generic is classified by generic_class.c.
  *
  *===----------------------------------------------------------------------===*/
-#include "op_class.h"
+#include "classify.h"
 
 #include "ir_util.h"
 

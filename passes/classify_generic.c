@@ -9,7 +9,7 @@
  * copy).
  *
  *===----------------------------------------------------------------------===*/
-#include "op_class.h"
+#include "classify.h"
 
 #include "ir_util.h"
 
