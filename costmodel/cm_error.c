@@ -34,13 +34,6 @@ bool cmParseNumber(const char *text, double *out) {
   return true;
 }
 
-const char *cmQueryFindField(const CmQuery *query, const char *name) {
-  for (size_t i = 0; i < query->numFields; i++)
-    if (query->fields[i].name && !strcmp(query->fields[i].name, name))
-      return query->fields[i].value;
-  return NULL;
-}
-
 char *cmStrDup(const char *text) {
   size_t n = strlen(text) + 1;
   char *copy = malloc(n);

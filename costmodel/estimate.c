@@ -6,8 +6,10 @@
  * consulted here.
  *
  *===----------------------------------------------------------------------===*/
+#include "answer.h"
 #include "interpolate.h"
 #include "profile.h"
+#include "query.h"
 #include "roofline.h"
 #include "transfer_impl.h"
 #include "work.h"
@@ -19,69 +21,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-
-enum { kRegimeKeySize = 512 };
-
-void cmEstimateAddReason(CmEstimate *out, const char *format, ...) {
-  size_t used = strlen(out->reason);
-  if (used + 3 >= sizeof out->reason)
-    return;
-  if (used) {
-    memcpy(out->reason + used, "; ", 3);
-    used += 2;
-  }
-  va_list args;
-  va_start(args, format);
-  vsnprintf(out->reason + used, sizeof out->reason - used, format, args);
-  va_end(args);
-}
-
-void cmEstimateAddReasonText(CmEstimate *out, const char *first,
-                             const char *second) {
-  size_t used = strlen(out->reason), size = sizeof out->reason;
-  const char *parts[3] = {used ? "; " : "", first, second};
-  for (int i = 0; i < 3; i++) {
-    size_t n = strlen(parts[i]);
-    if (n > size - 1 - used)
-      n = size - 1 - used;
-    memcpy(out->reason + used, parts[i], n);
-    used += n;
-  }
-  out->reason[used] = '\0';
-}
-
-void cmCornersFromLine(const CmGroup *g, const double *q, const CmLine *line,
-                       CmEstimate *out) {
-  double f = (q[line->axis] - line->lo) / (line->hi - line->lo);
-  const double ends[2] = {line->lo, line->hi};
-  out->numCorners = 2;
-  for (int i = 0; i < 2; i++) {
-    CmCorner *c = &out->corners[i];
-    memcpy(c->axes, q, g->dim * sizeof *q);
-    c->axes[line->axis] = ends[i];
-    long p = cmGroupFindExact(g, c->axes);
-    c->latencyUs = p >= 0 ? g->y[p] : NAN;
-    c->weight = i ? f : 1 - f;
-  }
-}
-
-/* The element type of the query: its "dtype" field, else the first regime
- * key ending in "dtype". */
-static const char *queryDtype(const CmQuery *q, const CmPolicy *policy) {
-  const char *dtype = cmQueryFindField(q, "dtype");
-  for (int i = 0; !dtype && policy && i < policy->numRegime; i++) {
-    size_t n = strlen(policy->regime[i]);
-    if (n >= 5 && !strcmp(policy->regime[i] + n - 5, "dtype"))
-      dtype = cmQueryFindField(q, policy->regime[i]);
-  }
-  return dtype;
-}
-
-/* Numbers of the query's fields, for the built-in work formulas. */
-static double fieldValue(const void *context, const char *name) {
-  double v;
-  return cmParseNumber(cmQueryFindField(context, name), &v) ? v : NAN;
-}
 
 /* Numbers of a prepared query: its axes, then its numeric regime values. */
 typedef struct {
@@ -99,28 +38,6 @@ static double preparedValue(const void *context, const char *name) {
     if (!strcmp(policy->regime[r], name))
       return pv->prep->regimeNumbers[r];
   return NAN;
-}
-
-/* Builds the regime key of the query; false (with the reason) when a regime
- * key is missing. */
-static bool queryRegimeKey(const CmQuery *query, const CmPolicy *policy,
-                           char *key, CmEstimate *out) {
-  size_t used = 0;
-  key[0] = '\0';
-  for (int i = 0; i < policy->numRegime; i++) {
-    const char *text = cmQueryFindField(query, policy->regime[i]);
-    if (!text) {
-      cmEstimateAddReason(out, "regime key '%s' not given", policy->regime[i]);
-      return false;
-    }
-    char value[128];
-    cmCanonicalRegimeValue(policy->regime[i], text, value, sizeof value);
-    used += (size_t)snprintf(key + used, kRegimeKeySize - used, "%s%s",
-                             i ? "\x1f" : "", value);
-    if (used >= kRegimeKeySize)
-      return false;
-  }
-  return true;
 }
 
 /* Exact, then interpolation tiers on `g`; true when one answered. */
@@ -189,20 +106,6 @@ static void markTransferred(const CmPrepared *prep, CmEstimate *out) {
   out->transferPoints = prep->transferPoints;
 }
 
-/* Clears the answer. The corner and line arrays are left as they are: their
- * counts are zeroed, and they are half of the struct, so an exact hit stays
- * cheap. */
-static void resetEstimate(CmEstimate *out, const char *kernel) {
-  memset(out, 0, offsetof(CmEstimate, numCorners));
-  out->numCorners = 0;
-  out->numLines = 0;
-  memset(&out->counts, 0, sizeof *out - offsetof(CmEstimate, counts));
-  out->kernel = kernel;
-  out->source = CM_SOURCE_UNKNOWN;
-  out->errorEstimate = -1;
-  out->flops = out->bytes = -1;
-}
-
 CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
                           CmPrepared *out, CmError *err) {
   struct CmProfileImpl *p = profile.ptr;
@@ -213,7 +116,7 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
     return cmErrorSet(err, CM_ERR_QUERY, "the query names no kernel");
   const CmPolicy *policy =
       cmPolicySetResolve(&p->policies, query->kernel, &out->viaAnchor);
-  const char *dtype = queryDtype(query, policy);
+  const char *dtype = cmQueryDtype(query, policy);
   if (dtype)
     cmCanonicalRegimeValue("dtype", dtype, out->dtype, sizeof out->dtype);
   out->policy = policy;
@@ -233,10 +136,10 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
     if (text && !strcmp(policy->regime[r], "kv_dtype"))
       cmCanonicalRegimeValue("dtype", text, out->kvDtype, sizeof out->kvDtype);
   }
-  char key[kRegimeKeySize];
+  char key[CM_REGIME_KEY_SIZE];
   CmEstimate missing; /* only its reason is used */
   missing.reason[0] = '\0';
-  if (!queryRegimeKey(query, policy, key, &missing)) {
+  if (!cmQueryRegimeKey(query, policy, key, &missing)) {
     snprintf(out->reason, sizeof out->reason, "%.180s", missing.reason);
     return CM_OK;
   }
@@ -250,14 +153,15 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
   return CM_OK;
 }
 
-CmStatus cmPreparedEstimate(const CmPrepared *prep, const double *axes,
-                            double flops, double bytes,
-                            const CmOptions *options, CmEstimate *out,
-                            CmError *err) {
-  const CmOptions defaults = cmOptionsDefault();
-  if (!options)
-    options = &defaults;
-  resetEstimate(out, prep->kernel ? prep->kernel : "");
+/* The tiers for a prepared query. `workDone`: the caller already ran the
+ * built-in work formulas on the query's own fields (cmProfileEstimate), a
+ * superset of the prepared values, so running them again could add
+ * nothing. */
+static CmStatus estimatePrepared(const CmPrepared *prep, const double *axes,
+                                 double flops, double bytes, bool workDone,
+                                 const CmOptions *options, CmEstimate *out,
+                                 CmError *err) {
+  cmAnswerReset(out, prep->kernel ? prep->kernel : "");
   if (prep->reason[0])
     cmEstimateAddReasonText(out, prep->reason, "");
   const CmPolicy *policy = prep->policy;
@@ -286,12 +190,22 @@ CmStatus cmPreparedEstimate(const CmPrepared *prep, const double *axes,
       return CM_OK;
     }
     PreparedValues values = {prep, axes};
-    cmBuiltinWork(policy->kernel, preparedValue, &values, prep->dtype,
-                  prep->kvDtype, &flops, &bytes);
+    if (!workDone)
+      cmBuiltinWork(policy->kernel, preparedValue, &values, prep->dtype,
+                    prep->kvDtype, &flops, &bytes);
   }
   cmRoofline(prep->profile, policy ? policy->kernel : NULL,
              prep->dtype[0] ? prep->dtype : NULL, flops, bytes, out);
   return CM_OK;
+}
+
+CmStatus cmPreparedEstimate(const CmPrepared *prep, const double *axes,
+                            double flops, double bytes,
+                            const CmOptions *options, CmEstimate *out,
+                            CmError *err) {
+  const CmOptions defaults = cmOptionsDefault();
+  return estimatePrepared(prep, axes, flops, bytes, false,
+                          options ? options : &defaults, out, err);
 }
 
 /* A conv2d kernel (groups = 1) of a profile without a conv table, looked
@@ -343,10 +257,13 @@ static bool estimateImplicitGemm(CmProfile profile, const CmQuery *query,
 CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
                            const CmOptions *options, CmEstimate *out,
                            CmError *err) {
+  const CmOptions defaults = cmOptionsDefault();
+  if (!options)
+    options = &defaults;
   CmPrepared prep;
   CmStatus status = cmProfilePrepare(profile, query, &prep, err);
-  if (status != CM_OK) { /* cmPreparedEstimate resets on the normal path */
-    resetEstimate(out, query->kernel ? query->kernel : "");
+  if (status != CM_OK) { /* estimatePrepared resets on the normal path */
+    cmAnswerReset(out, query->kernel ? query->kernel : "");
     return status;
   }
   double axes[CM_MAX_AXES];
@@ -354,7 +271,7 @@ CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
     const char *text = cmQueryFindField(query, prep.axisNames[a]);
     axes[a] = NAN;
     if (text && (!cmParseNumber(text, &axes[a]) || !isfinite(axes[a]))) {
-      resetEstimate(out, query->kernel);
+      cmAnswerReset(out, query->kernel);
       return cmErrorSet(err, CM_ERR_QUERY,
                         "axis '%s': '%.40s' is not a finite number",
                         prep.axisNames[a], text);
@@ -362,7 +279,7 @@ CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
   }
   /* A kernel without a table may still have a work formula by its fields. */
   double flops = query->flops, bytes = query->bytes;
-  cmBuiltinWork(query->kernel, fieldValue, query, prep.dtype,
+  cmBuiltinWork(query->kernel, cmQueryFieldValue, query, prep.dtype,
                 cmQueryFindField(query, "kv_dtype"), &flops, &bytes);
   if (!prep.policy) {
     CmEstimate conv;
@@ -371,10 +288,11 @@ CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
       *out = conv;
       return CM_OK;
     }
-    status = cmPreparedEstimate(&prep, axes, flops, bytes, options, out, err);
+    status =
+        estimatePrepared(&prep, axes, flops, bytes, true, options, out, err);
     if (conv.reason[0])
       cmEstimateAddReasonText(out, conv.reason, "");
     return status;
   }
-  return cmPreparedEstimate(&prep, axes, flops, bytes, options, out, err);
+  return estimatePrepared(&prep, axes, flops, bytes, true, options, out, err);
 }

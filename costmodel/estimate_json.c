@@ -27,41 +27,6 @@ const char *cmBoundGetName(CmBound bound) {
   return (unsigned)bound < 3 ? names[bound] : "none";
 }
 
-double cmDtypeGetSize(const char *dtype) {
-  static const struct {
-    const char *name;
-    double size;
-  } sizes[] = {{"f64", 8},  {"f32", 4},        {"tf32", 4},      {"f16", 2},
-               {"bf16", 2}, {"f8E4M3FN", 1},   {"f8E5M2", 1},    {"i64", 8},
-               {"i32", 4},  {"i16", 2},        {"i8", 1},        {"i4", 0.5},
-               {"i1", 1},   {"f8E4M3FNUZ", 1}, {"f8E5M2FNUZ", 1}};
-  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-    if (!strcmp(sizes[i].name, dtype))
-      return sizes[i].size;
-  return 0;
-}
-
-const char *cmPrecisionGetDtype(const char *precision, bool *known) {
-  static const char *const names[][2] = {
-      {"bf16", "bf16"}, {"f16", "f16"},  {"fp8", "f8E4M3FN"},
-      {"int8", "i8"},   {"i8", "i8"},    {"f8E4M3FN", "f8E4M3FN"},
-      {"f32", "f32"},   {"tf32", "tf32"}};
-  *known = true;
-  if (!precision || !*precision || !strcmp(precision, "as-is"))
-    return NULL;
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (!strcmp(precision, names[i][0]))
-      return names[i][1];
-  *known = false;
-  return NULL;
-}
-
-bool cmDtypeIsFloat(const char *dtype) {
-  return dtype && (!strcmp(dtype, "f64") || !strcmp(dtype, "f32") ||
-                   !strcmp(dtype, "tf32") || !strcmp(dtype, "f16") ||
-                   !strcmp(dtype, "bf16"));
-}
-
 void cmJsonPrintString(FILE *out, const char *text) {
   fputc('"', out);
   for (const unsigned char *s = (const unsigned char *)(text ? text : ""); *s;

@@ -62,18 +62,6 @@ static double checkError(CmGroup *g, const CmLineIndex *const *indexes,
   return count ? sum / count : -1;
 }
 
-/* Maps the weighted check error e (mean |ln(pred/measured)| at the query's
- * neighbours) to the displayed confidence: the probability of landing within
- * 10% if the query's log-error is half-normal with mean e, i.e.
- * P(|X| <= ln 1.1) with sigma = e * sqrt(pi/2). No device constants; how well
- * it is calibrated is shown per quintile by latency-eval (docs/accuracy.md). */
-double cmConfidenceFromError(double e) {
-  if (e <= 0)
-    return 1.0;
-  const double sqrtPi = 1.7724538509055160273; /* C11 has no M_PI */
-  return erf(log(1.1) / (e * sqrtPi));
-}
-
 double cmLogDistance(double a, double b) {
   double d = fabs(log(a / b));
   return isfinite(d) ? d : fabs(log(a) - log(b)); /* a / b out of range */

@@ -6,6 +6,8 @@
  *===----------------------------------------------------------------------===*/
 #include "policy.h"
 
+#include "dtype.h"
+
 #include "cm_error.h"
 #include "latency/costmodel_util.h"
 
@@ -278,29 +280,6 @@ static bool endsWith(const char *text, const char *suffix) {
 
 bool cmIsDtypeKey(const char *key) { return endsWith(key, "dtype"); }
 
-/* Framework spellings of element types, mapped to MLIR's. */
-static const char *const dtypeAliases[][2] = {
-    {"bfloat16", "bf16"},
-    {"float16", "f16"},
-    {"half", "f16"},
-    {"float32", "f32"},
-    {"float", "f32"},
-    {"float64", "f64"},
-    {"double", "f64"},
-    {"int8", "i8"},
-    {"int32", "i32"},
-    {"fp8", "f8E4M3FN"},
-    {"float8_e4m3fn", "f8E4M3FN"},
-};
-
-size_t cmDtypeAliasesOf(const char *canonical, const char **out, size_t max) {
-  size_t n = 0;
-  for (size_t i = 0; i < sizeof dtypeAliases / sizeof dtypeAliases[0]; i++)
-    if (!strcmp(dtypeAliases[i][1], canonical) && n < max)
-      out[n++] = dtypeAliases[i][0];
-  return n;
-}
-
 void cmCanonicalRegimeValue(const char *key, const char *value, char *out,
                             size_t size) {
   double number;
@@ -308,12 +287,6 @@ void cmCanonicalRegimeValue(const char *key, const char *value, char *out,
     snprintf(out, size, "%.17g", number);
     return;
   }
-  if (cmIsDtypeKey(key)) {
-    for (size_t i = 0; i < sizeof dtypeAliases / sizeof dtypeAliases[0]; i++)
-      if (!strcasecmp(value, dtypeAliases[i][0])) {
-        snprintf(out, size, "%s", dtypeAliases[i][1]);
-        return;
-      }
-  }
-  snprintf(out, size, "%s", value);
+  const char *canonical = cmIsDtypeKey(key) ? cmDtypeFromAlias(value) : NULL;
+  snprintf(out, size, "%s", canonical ? canonical : value);
 }

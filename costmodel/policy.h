@@ -62,12 +62,4 @@ int cmPolicyFindAxis(const CmPolicy *policy, const char *name);
 /// Returns the index of regime key `name` in `policy`, or -1.
 int cmPolicyFindRegime(const CmPolicy *policy, const char *name);
 
-/// Writes to `out` (at most `max`) the alias spellings that
-/// cmCanonicalRegimeValue maps to dtype `canonical` (compared without case);
-/// returns how many.
-size_t cmDtypeAliasesOf(const char *canonical, const char **out, size_t max);
-
-/// Returns true when regime key `key` holds element types (ends in "dtype").
-bool cmIsDtypeKey(const char *key);
-
 #endif /* LATENCY_POLICY_H */

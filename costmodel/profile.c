@@ -6,6 +6,8 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "profile.h"
+
+#include "dtype.h"
 #include "work.h"
 
 #include "cm_error.h"

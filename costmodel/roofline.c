@@ -12,7 +12,7 @@
  *===----------------------------------------------------------------------===*/
 #include "roofline.h"
 
-#include "interpolate.h"
+#include "answer.h"
 
 #include <math.h>
 #include <stdio.h>

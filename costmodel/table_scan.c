@@ -12,6 +12,7 @@
 #include "table_scan.h"
 
 #include "cm_error.h"
+#include "dtype.h"
 #include "policy.h"
 
 #include <ctype.h>

@@ -15,6 +15,8 @@
 #ifndef LATENCY_COSTMODEL_H
 #define LATENCY_COSTMODEL_H
 
+#include "latency/dtype.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -280,21 +282,6 @@ const char *cmMethodGetName(CmMethod method);
 
 /// Returns the name of `bound`: "compute", "memory" or "none".
 const char *cmBoundGetName(CmBound bound);
-
-/// Returns the element size in bytes of the MLIR dtype spelling `dtype`
-/// (bf16 -> 2, f32 -> 4, i8 -> 1, ...), or 0 when unknown.
-double cmDtypeGetSize(const char *dtype);
-
-/// Returns the MLIR element type a deployment precision computes in: "bf16",
-/// "f16", "fp8" (f8E4M3FN) or "int8" (i8), MLIR spellings accepted too; NULL
-/// for "as-is" or "" (each kernel keeps its type) and for a name it does not
-/// know (`*known` false). The string is static.
-const char *cmPrecisionGetDtype(const char *precision, bool *known);
-
-/// Returns true for the floating-point element types a deployment precision
-/// re-types (f64, f32, tf32, f16, bf16); integer indices and i1 masks keep
-/// their type.
-bool cmDtypeIsFloat(const char *dtype);
 
 #ifdef __cplusplus
 }
