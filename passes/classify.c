@@ -1,8 +1,8 @@
-/*===- op_class.c - what each op of a TOSA / linalg graph is ---------------===*
+/*===- classify.c - what each op of a TOSA / linalg graph is ---------------===*
  *
  * Named ops map through tables (exact names, then name prefixes); a few are
  * refined by their attributes or operands (tosa.clamp bounds, x + 0, a
- * dtype-changing copy); linalg.generic is classified by generic_class.c.
+ * dtype-changing copy); linalg.generic is classified by classify_generic.c.
  *
  *===----------------------------------------------------------------------===*/
 #include "classify.h"
@@ -11,156 +11,162 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 
+#include <assert.h>
 #include <string.h>
 
 typedef struct {
   const char *op;
-  const char *cls;
+  LatClassId cls;
   LatRole role;
   double flops;
 } NamedClass;
 
 static const NamedClass kNamed[] = {
     /* compute */
-    {"func.call", "call", LAT_ROLE_COSTED, 0}, /* costed as its callee */
-    {"tosa.conv2d", "conv2d", LAT_ROLE_COSTED, 0},
-    {"tosa.depthwise_conv2d", "depthwise_conv2d", LAT_ROLE_COSTED, 0},
-    {"tosa.matmul", "matmul", LAT_ROLE_COSTED, 0},
-    {"linalg.matmul", "matmul", LAT_ROLE_COSTED, 0},
-    {"linalg.matmul_transpose_b", "matmul", LAT_ROLE_COSTED, 0},
-    {"linalg.batch_matmul", "matmul", LAT_ROLE_COSTED, 0},
-    {"linalg.quantized_matmul", "matmul", LAT_ROLE_COSTED, 0},
-    {"linalg.quantized_batch_matmul", "matmul", LAT_ROLE_COSTED, 0},
-    {"tosa.cast_to_block_scaled", "cast", LAT_ROLE_COSTED, 1},
-    {"tosa.cast_from_block_scaled", "cast", LAT_ROLE_COSTED, 1},
+    {"func.call", LAT_CLASS_CALL, LAT_ROLE_COSTED,
+     0}, /* costed as its callee */
+    {"tosa.conv2d", LAT_CLASS_CONV2D, LAT_ROLE_COSTED, 0},
+    {"tosa.depthwise_conv2d", LAT_CLASS_DEPTHWISE_CONV2D, LAT_ROLE_COSTED, 0},
+    {"tosa.matmul", LAT_CLASS_MATMUL, LAT_ROLE_COSTED, 0},
+    {"linalg.matmul", LAT_CLASS_MATMUL, LAT_ROLE_COSTED, 0},
+    {"linalg.matmul_transpose_b", LAT_CLASS_MATMUL, LAT_ROLE_COSTED, 0},
+    {"linalg.batch_matmul", LAT_CLASS_MATMUL, LAT_ROLE_COSTED, 0},
+    {"linalg.quantized_matmul", LAT_CLASS_MATMUL, LAT_ROLE_COSTED, 0},
+    {"linalg.quantized_batch_matmul", LAT_CLASS_MATMUL, LAT_ROLE_COSTED, 0},
+    {"tosa.cast_to_block_scaled", LAT_CLASS_CAST, LAT_ROLE_COSTED, 1},
+    {"tosa.cast_from_block_scaled", LAT_CLASS_CAST, LAT_ROLE_COSTED, 1},
     /* state the runtime keeps in place (a KV cache): its consumers read it */
-    {"tosa.variable_read", "copy", LAT_ROLE_VIEW, 0},
+    {"tosa.variable_read", LAT_CLASS_COPY, LAT_ROLE_VIEW, 0},
     /* elementwise */
-    {"tosa.add", "add", LAT_ROLE_COSTED, 1},
-    {"linalg.add", "add", LAT_ROLE_COSTED, 1},
-    {"tosa.sub", "sub", LAT_ROLE_COSTED, 1},
-    {"linalg.sub", "sub", LAT_ROLE_COSTED, 1},
-    {"tosa.mul", "mul", LAT_ROLE_COSTED, 1},
-    {"linalg.mul", "mul", LAT_ROLE_COSTED, 1},
-    {"linalg.div", "div", LAT_ROLE_COSTED, 1},
-    {"tosa.reciprocal", "div", LAT_ROLE_COSTED, 1},
-    {"tosa.rsqrt", "rsqrt", LAT_ROLE_COSTED, 2},
-    {"tosa.clamp", "clamp", LAT_ROLE_COSTED, 2},
+    {"tosa.add", LAT_CLASS_ADD, LAT_ROLE_COSTED, 1},
+    {"linalg.add", LAT_CLASS_ADD, LAT_ROLE_COSTED, 1},
+    {"tosa.sub", LAT_CLASS_SUB, LAT_ROLE_COSTED, 1},
+    {"linalg.sub", LAT_CLASS_SUB, LAT_ROLE_COSTED, 1},
+    {"tosa.mul", LAT_CLASS_MUL, LAT_ROLE_COSTED, 1},
+    {"linalg.mul", LAT_CLASS_MUL, LAT_ROLE_COSTED, 1},
+    {"linalg.div", LAT_CLASS_DIV, LAT_ROLE_COSTED, 1},
+    {"tosa.reciprocal", LAT_CLASS_DIV, LAT_ROLE_COSTED, 1},
+    {"tosa.rsqrt", LAT_CLASS_RSQRT, LAT_ROLE_COSTED, 2},
+    {"tosa.clamp", LAT_CLASS_CLAMP, LAT_ROLE_COSTED, 2},
     /* tosa.maximum is classified in latClassify: relu only against a
      * constant. */
-    {"tosa.sigmoid", "sigmoid", LAT_ROLE_COSTED, 4},
-    {"tosa.tanh", "tanh", LAT_ROLE_COSTED, 4},
-    {"tosa.exp", "exp", LAT_ROLE_COSTED, 4},
-    {"linalg.exp", "exp", LAT_ROLE_COSTED, 4},
-    {"linalg.powf", "pow", LAT_ROLE_COSTED, 4},
-    {"linalg.negf", "neg", LAT_ROLE_COSTED, 1},
-    {"linalg.softmax", "softmax", LAT_ROLE_COSTED, 5},
-    {"tosa.negate", "neg", LAT_ROLE_COSTED, 1},
-    {"tosa.pow", "pow", LAT_ROLE_COSTED, 4},
-    {"tosa.rescale", "cast", LAT_ROLE_COSTED, 2},
-    {"tosa.argmax", "reduce", LAT_ROLE_COSTED, 1},
-    {"tosa.table", "gather", LAT_ROLE_COSTED, 0},
-    {"tosa.scatter", "gather", LAT_ROLE_COSTED, 0},
-    {"tosa.concat", "concat", LAT_ROLE_COSTED, 0},
-    {"tensor.concat", "concat", LAT_ROLE_COSTED, 0},
-    {"tosa.tile", "copy", LAT_ROLE_COSTED, 0},
-    {"tosa.reverse", "copy", LAT_ROLE_COSTED, 0},
-    {"tosa.resize", "resize", LAT_ROLE_COSTED, 4},
-    {"tensor.insert_slice", "copy", LAT_ROLE_COSTED, 0},
-    {"tensor.gather", "gather", LAT_ROLE_COSTED, 0},
-    {"tensor.scatter", "gather", LAT_ROLE_COSTED, 0},
-    {"linalg.pack", "copy", LAT_ROLE_COSTED, 0},
-    {"linalg.unpack", "copy", LAT_ROLE_COSTED, 0},
-    {"tosa.conv3d", "conv3d", LAT_ROLE_COSTED, 0},
-    {"tosa.transpose_conv2d", "transpose_conv2d", LAT_ROLE_COSTED, 0},
-    {"tosa.fft2d", "fft", LAT_ROLE_COSTED, 10},
-    {"tosa.rfft2d", "fft", LAT_ROLE_COSTED, 10},
-    {"linalg.matvec", "matvec", LAT_ROLE_COSTED, 0},
-    {"linalg.vecmat", "matvec", LAT_ROLE_COSTED, 0},
-    {"linalg.batch_matvec", "matvec", LAT_ROLE_COSTED, 0},
-    {"linalg.batch_vecmat", "matvec", LAT_ROLE_COSTED, 0},
-    {"linalg.dot", "matvec", LAT_ROLE_COSTED, 0},
-    {"linalg.contract", "matmul", LAT_ROLE_COSTED, 0},
-    {"linalg.batch_reduce_matmul", "matmul", LAT_ROLE_COSTED, 0},
-    {"linalg.elementwise", "elementwise", LAT_ROLE_COSTED, 1},
-    {"linalg.map", "elementwise", LAT_ROLE_COSTED, 1},
-    {"tensor.bitcast", "reshape", LAT_ROLE_VIEW, 0},
-    {"tensor.splat", "const", LAT_ROLE_SKIP, 0},
-    {"tensor.from_elements", "const", LAT_ROLE_SKIP, 0},
-    {"tosa.variable", "const", LAT_ROLE_SKIP, 0},
+    {"tosa.sigmoid", LAT_CLASS_SIGMOID, LAT_ROLE_COSTED, 4},
+    {"tosa.tanh", LAT_CLASS_TANH, LAT_ROLE_COSTED, 4},
+    {"tosa.exp", LAT_CLASS_EXP, LAT_ROLE_COSTED, 4},
+    {"linalg.exp", LAT_CLASS_EXP, LAT_ROLE_COSTED, 4},
+    {"linalg.powf", LAT_CLASS_POW, LAT_ROLE_COSTED, 4},
+    {"linalg.negf", LAT_CLASS_NEG, LAT_ROLE_COSTED, 1},
+    {"linalg.softmax", LAT_CLASS_SOFTMAX, LAT_ROLE_COSTED, 5},
+    {"tosa.negate", LAT_CLASS_NEG, LAT_ROLE_COSTED, 1},
+    {"tosa.pow", LAT_CLASS_POW, LAT_ROLE_COSTED, 4},
+    {"tosa.rescale", LAT_CLASS_CAST, LAT_ROLE_COSTED, 2},
+    {"tosa.argmax", LAT_CLASS_REDUCE, LAT_ROLE_COSTED, 1},
+    {"tosa.table", LAT_CLASS_GATHER, LAT_ROLE_COSTED, 0},
+    {"tosa.scatter", LAT_CLASS_GATHER, LAT_ROLE_COSTED, 0},
+    {"tosa.concat", LAT_CLASS_CONCAT, LAT_ROLE_COSTED, 0},
+    {"tensor.concat", LAT_CLASS_CONCAT, LAT_ROLE_COSTED, 0},
+    {"tosa.tile", LAT_CLASS_COPY, LAT_ROLE_COSTED, 0},
+    {"tosa.reverse", LAT_CLASS_COPY, LAT_ROLE_COSTED, 0},
+    {"tosa.resize", LAT_CLASS_RESIZE, LAT_ROLE_COSTED, 4},
+    {"tensor.insert_slice", LAT_CLASS_COPY, LAT_ROLE_COSTED, 0},
+    {"tensor.gather", LAT_CLASS_GATHER, LAT_ROLE_COSTED, 0},
+    {"tensor.scatter", LAT_CLASS_GATHER, LAT_ROLE_COSTED, 0},
+    {"linalg.pack", LAT_CLASS_COPY, LAT_ROLE_COSTED, 0},
+    {"linalg.unpack", LAT_CLASS_COPY, LAT_ROLE_COSTED, 0},
+    {"tosa.conv3d", LAT_CLASS_CONV3D, LAT_ROLE_COSTED, 0},
+    {"tosa.transpose_conv2d", LAT_CLASS_TRANSPOSE_CONV2D, LAT_ROLE_COSTED, 0},
+    {"tosa.fft2d", LAT_CLASS_FFT, LAT_ROLE_COSTED, 10},
+    {"tosa.rfft2d", LAT_CLASS_FFT, LAT_ROLE_COSTED, 10},
+    {"linalg.matvec", LAT_CLASS_MATVEC, LAT_ROLE_COSTED, 0},
+    {"linalg.vecmat", LAT_CLASS_MATVEC, LAT_ROLE_COSTED, 0},
+    {"linalg.batch_matvec", LAT_CLASS_MATVEC, LAT_ROLE_COSTED, 0},
+    {"linalg.batch_vecmat", LAT_CLASS_MATVEC, LAT_ROLE_COSTED, 0},
+    {"linalg.dot", LAT_CLASS_MATVEC, LAT_ROLE_COSTED, 0},
+    {"linalg.contract", LAT_CLASS_MATMUL, LAT_ROLE_COSTED, 0},
+    {"linalg.batch_reduce_matmul", LAT_CLASS_MATMUL, LAT_ROLE_COSTED, 0},
+    {"linalg.elementwise", LAT_CLASS_ELEMENTWISE, LAT_ROLE_COSTED, 1},
+    {"linalg.map", LAT_CLASS_ELEMENTWISE, LAT_ROLE_COSTED, 1},
+    {"tensor.bitcast", LAT_CLASS_RESHAPE, LAT_ROLE_VIEW, 0},
+    {"tensor.splat", LAT_CLASS_CONST, LAT_ROLE_SKIP, 0},
+    {"tensor.from_elements", LAT_CLASS_CONST, LAT_ROLE_SKIP, 0},
+    {"tosa.variable", LAT_CLASS_CONST, LAT_ROLE_SKIP, 0},
     /* weights kept as ml_program globals (some torch-mlir and IREE imports);
      * a mutable global is state read in place, not a constant */
-    {"ml_program.global_load_const", "const", LAT_ROLE_SKIP, 0},
-    {"ml_program.global_load", "copy", LAT_ROLE_VIEW, 0},
-    {"tosa.erf", "erf", LAT_ROLE_COSTED, 8},
-    {"math.erf", "erf", LAT_ROLE_COSTED, 8}, /* on tensors, in TOSA graphs */
-    {"math.exp", "exp", LAT_ROLE_COSTED, 4},
-    {"math.tanh", "tanh", LAT_ROLE_COSTED, 4},
-    {"math.rsqrt", "rsqrt", LAT_ROLE_COSTED, 2},
-    {"math.sqrt", "rsqrt", LAT_ROLE_COSTED, 2},
-    {"tosa.cast", "cast", LAT_ROLE_COSTED, 1},
-    {"tosa.identity", "copy", LAT_ROLE_VIEW, 0},
-    {"linalg.copy", "copy", LAT_ROLE_COSTED, 0},
-    {"linalg.broadcast", "broadcast", LAT_ROLE_COSTED, 0},
+    {"ml_program.global_load_const", LAT_CLASS_CONST, LAT_ROLE_SKIP, 0},
+    {"ml_program.global_load", LAT_CLASS_COPY, LAT_ROLE_VIEW, 0},
+    {"tosa.erf", LAT_CLASS_ERF, LAT_ROLE_COSTED, 8},
+    {"math.erf", LAT_CLASS_ERF, LAT_ROLE_COSTED,
+     8}, /* on tensors, in TOSA graphs */
+    {"math.exp", LAT_CLASS_EXP, LAT_ROLE_COSTED, 4},
+    {"math.tanh", LAT_CLASS_TANH, LAT_ROLE_COSTED, 4},
+    {"math.rsqrt", LAT_CLASS_RSQRT, LAT_ROLE_COSTED, 2},
+    {"math.sqrt", LAT_CLASS_RSQRT, LAT_ROLE_COSTED, 2},
+    {"tosa.cast", LAT_CLASS_CAST, LAT_ROLE_COSTED, 1},
+    {"tosa.identity", LAT_CLASS_COPY, LAT_ROLE_VIEW, 0},
+    {"linalg.copy", LAT_CLASS_COPY, LAT_ROLE_COSTED, 0},
+    {"linalg.broadcast", LAT_CLASS_BROADCAST, LAT_ROLE_COSTED, 0},
     /* reductions, pooling, data movement */
-    {"tosa.reduce_sum", "reduce", LAT_ROLE_COSTED, 1},
-    {"tosa.reduce_max", "reduce", LAT_ROLE_COSTED, 1},
-    {"linalg.reduce", "reduce", LAT_ROLE_COSTED, 1},
-    {"tosa.avg_pool2d", "pool", LAT_ROLE_COSTED, 0},
-    {"tosa.max_pool2d", "pool", LAT_ROLE_COSTED, 0},
-    {"tosa.transpose", "transpose", LAT_ROLE_COSTED, 0},
-    {"linalg.transpose", "transpose", LAT_ROLE_COSTED, 0},
-    {"tosa.gather", "gather", LAT_ROLE_COSTED, 0},
-    {"tosa.slice", "slice", LAT_ROLE_COSTED, 0},
-    {"tensor.extract_slice", "slice", LAT_ROLE_COSTED, 0},
-    {"tensor.pad", "pad", LAT_ROLE_COSTED, 0},
-    {"tosa.pad", "pad", LAT_ROLE_COSTED, 0},
+    {"tosa.reduce_sum", LAT_CLASS_REDUCE, LAT_ROLE_COSTED, 1},
+    {"tosa.reduce_max", LAT_CLASS_REDUCE, LAT_ROLE_COSTED, 1},
+    {"linalg.reduce", LAT_CLASS_REDUCE, LAT_ROLE_COSTED, 1},
+    {"tosa.avg_pool2d", LAT_CLASS_POOL, LAT_ROLE_COSTED, 0},
+    {"tosa.max_pool2d", LAT_CLASS_POOL, LAT_ROLE_COSTED, 0},
+    {"tosa.transpose", LAT_CLASS_TRANSPOSE, LAT_ROLE_COSTED, 0},
+    {"linalg.transpose", LAT_CLASS_TRANSPOSE, LAT_ROLE_COSTED, 0},
+    {"tosa.gather", LAT_CLASS_GATHER, LAT_ROLE_COSTED, 0},
+    {"tosa.slice", LAT_CLASS_SLICE, LAT_ROLE_COSTED, 0},
+    {"tensor.extract_slice", LAT_CLASS_SLICE, LAT_ROLE_COSTED, 0},
+    {"tensor.pad", LAT_CLASS_PAD, LAT_ROLE_COSTED, 0},
+    {"tosa.pad", LAT_CLASS_PAD, LAT_ROLE_COSTED, 0},
     /* views: no data moves */
-    {"tosa.reshape", "reshape", LAT_ROLE_VIEW, 0},
-    {"tensor.collapse_shape", "reshape", LAT_ROLE_VIEW, 0},
-    {"tensor.expand_shape", "reshape", LAT_ROLE_VIEW, 0},
-    {"tensor.reshape", "reshape", LAT_ROLE_VIEW, 0},
-    {"tensor.cast", "reshape", LAT_ROLE_VIEW, 0},
+    {"tosa.reshape", LAT_CLASS_RESHAPE, LAT_ROLE_VIEW, 0},
+    {"tensor.collapse_shape", LAT_CLASS_RESHAPE, LAT_ROLE_VIEW, 0},
+    {"tensor.expand_shape", LAT_CLASS_RESHAPE, LAT_ROLE_VIEW, 0},
+    {"tensor.reshape", LAT_CLASS_RESHAPE, LAT_ROLE_VIEW, 0},
+    {"tensor.cast", LAT_CLASS_RESHAPE, LAT_ROLE_VIEW, 0},
     /* control flow: the ops in their regions are costed (control_flow.c) */
-    {"scf.for", "control", LAT_ROLE_SKIP, 0},
-    {"scf.forall", "control", LAT_ROLE_SKIP, 0},
-    {"scf.parallel", "control", LAT_ROLE_SKIP, 0},
-    {"scf.while", "control", LAT_ROLE_SKIP, 0},
-    {"scf.if", "control", LAT_ROLE_SKIP, 0},
-    {"scf.index_switch", "control", LAT_ROLE_SKIP, 0},
-    {"scf.execute_region", "control", LAT_ROLE_SKIP, 0},
-    {"scf.yield", "control", LAT_ROLE_SKIP, 0},
-    {"scf.condition", "control", LAT_ROLE_SKIP, 0},
-    {"scf.forall.in_parallel", "control", LAT_ROLE_SKIP, 0},
-    {"scf.reduce", "control", LAT_ROLE_SKIP, 0},
-    {"cf.br", "control", LAT_ROLE_SKIP, 0},
-    {"cf.cond_br", "control", LAT_ROLE_SKIP, 0},
-    {"cf.switch", "control", LAT_ROLE_SKIP, 0},
+    {"scf.for", LAT_CLASS_CONTROL, LAT_ROLE_SKIP, 0},
+    {"scf.forall", LAT_CLASS_CONTROL, LAT_ROLE_SKIP, 0},
+    {"scf.parallel", LAT_CLASS_CONTROL, LAT_ROLE_SKIP, 0},
+    {"scf.while", LAT_CLASS_CONTROL, LAT_ROLE_SKIP, 0},
+    {"scf.if", LAT_CLASS_CONTROL, LAT_ROLE_SKIP, 0},
+    {"scf.index_switch", LAT_CLASS_CONTROL, LAT_ROLE_SKIP, 0},
+    {"scf.execute_region", LAT_CLASS_CONTROL, LAT_ROLE_SKIP, 0},
+    {"scf.yield", LAT_CLASS_CONTROL, LAT_ROLE_SKIP, 0},
+    {"scf.condition", LAT_CLASS_CONTROL, LAT_ROLE_SKIP, 0},
+    {"scf.forall.in_parallel", LAT_CLASS_CONTROL, LAT_ROLE_SKIP, 0},
+    {"scf.reduce", LAT_CLASS_CONTROL, LAT_ROLE_SKIP, 0},
+    {"cf.br", LAT_CLASS_CONTROL, LAT_ROLE_SKIP, 0},
+    {"cf.cond_br", LAT_CLASS_CONTROL, LAT_ROLE_SKIP, 0},
+    {"cf.switch", LAT_CLASS_CONTROL, LAT_ROLE_SKIP, 0},
     /* no cost at all */
-    {"tosa.const", "const", LAT_ROLE_SKIP, 0},
-    {"tosa.const_shape", "const", LAT_ROLE_SKIP, 0},
-    {"arith.constant", "const", LAT_ROLE_SKIP, 0},
-    {"tensor.empty", "const", LAT_ROLE_SKIP, 0},
-    {"linalg.fill", "fill", LAT_ROLE_SKIP, 0},
-    {"cf.assert", "assert", LAT_ROLE_SKIP, 0},
-    {"func.return", "return", LAT_ROLE_SKIP, 0},
-    {"tensor.extract", "scalar", LAT_ROLE_SKIP, 0},
-    {"tensor.dim", "scalar", LAT_ROLE_SKIP, 0},
+    {"tosa.const", LAT_CLASS_CONST, LAT_ROLE_SKIP, 0},
+    {"tosa.const_shape", LAT_CLASS_CONST, LAT_ROLE_SKIP, 0},
+    {"arith.constant", LAT_CLASS_CONST, LAT_ROLE_SKIP, 0},
+    {"tensor.empty", LAT_CLASS_CONST, LAT_ROLE_SKIP, 0},
+    {"linalg.fill", LAT_CLASS_FILL, LAT_ROLE_SKIP, 0},
+    {"cf.assert", LAT_CLASS_ASSERT, LAT_ROLE_SKIP, 0},
+    {"func.return", LAT_CLASS_RETURN, LAT_ROLE_SKIP, 0},
+    {"tensor.extract", LAT_CLASS_SCALAR, LAT_ROLE_SKIP, 0},
+    {"tensor.dim", LAT_CLASS_SCALAR, LAT_ROLE_SKIP, 0},
 };
 
 /* Prefixes of named op families, first match wins. */
 static const NamedClass kPrefixes[] = {
-    {"linalg.depthwise_conv_2d", "depthwise_conv2d", LAT_ROLE_COSTED, 0},
-    {"linalg.depthwise_conv_", "depthwise_conv2d", LAT_ROLE_COSTED, 0},
-    {"linalg.conv_2d", "conv2d", LAT_ROLE_COSTED, 0},
-    {"linalg.conv_3d", "conv3d", LAT_ROLE_COSTED, 0},
-    {"linalg.conv_1d", "conv1d", LAT_ROLE_COSTED, 0},
-    {"linalg.pooling_", "pool", LAT_ROLE_COSTED, 0},
-    {"linalg.matmul", "matmul", LAT_ROLE_COSTED, 0},       /* _transpose_a/b */
-    {"linalg.batch_matmul", "matmul", LAT_ROLE_COSTED, 0}, /* _transpose_a/b */
-    {"tosa.reduce_", "reduce", LAT_ROLE_COSTED, 1},
-    {"tosa.logical_", "elementwise", LAT_ROLE_COSTED, 1},
-    {"tosa.bitwise_", "elementwise", LAT_ROLE_COSTED, 1},
+    {"linalg.depthwise_conv_2d", LAT_CLASS_DEPTHWISE_CONV2D, LAT_ROLE_COSTED,
+     0},
+    {"linalg.depthwise_conv_", LAT_CLASS_DEPTHWISE_CONV2D, LAT_ROLE_COSTED, 0},
+    {"linalg.conv_2d", LAT_CLASS_CONV2D, LAT_ROLE_COSTED, 0},
+    {"linalg.conv_3d", LAT_CLASS_CONV3D, LAT_ROLE_COSTED, 0},
+    {"linalg.conv_1d", LAT_CLASS_CONV1D, LAT_ROLE_COSTED, 0},
+    {"linalg.pooling_", LAT_CLASS_POOL, LAT_ROLE_COSTED, 0},
+    {"linalg.matmul", LAT_CLASS_MATMUL, LAT_ROLE_COSTED,
+     0}, /* _transpose_a/b */
+    {"linalg.batch_matmul", LAT_CLASS_MATMUL, LAT_ROLE_COSTED,
+     0}, /* _transpose_a/b */
+    {"tosa.reduce_", LAT_CLASS_REDUCE, LAT_ROLE_COSTED, 1},
+    {"tosa.logical_", LAT_CLASS_ELEMENTWISE, LAT_ROLE_COSTED, 1},
+    {"tosa.bitwise_", LAT_CLASS_ELEMENTWISE, LAT_ROLE_COSTED, 1},
 };
 
 /* Elementwise ops of TOSA and named linalg without a class of their own. */
@@ -257,34 +263,36 @@ static double floatAttr(MlirOperation op, const char *name, double fallback) {
 }
 
 /* tosa.clamp is how exporters spell ReLU (0, +max) and ReLU6 (0, 6). */
-static const char *clampClass(MlirOperation op) {
+static LatClassId clampClass(MlirOperation op) {
   double low = floatAttr(op, "min_val", -1), high = floatAttr(op, "max_val", 0);
   if (low != 0)
-    return "clamp";
-  return high == 6 ? "relu6" : high >= 3.0e38 ? "relu" : "clamp";
+    return LAT_CLASS_CLAMP;
+  return high == 6        ? LAT_CLASS_RELU6
+         : high >= 3.0e38 ? LAT_CLASS_RELU
+                          : LAT_CLASS_CLAMP;
 }
 
 LatOpClass latClassify(MlirOperation op) {
   if (isIdentityArithmetic(op))
-    return (LatOpClass){"copy", LAT_ROLE_VIEW, 0};
+    return latOpClassMake(LAT_CLASS_COPY, LAT_ROLE_VIEW, 0);
   if (latOpIs(op, "tosa.clamp"))
-    return (LatOpClass){clampClass(op), LAT_ROLE_COSTED, 2};
+    return latOpClassMake(clampClass(op), LAT_ROLE_COSTED, 2);
   if (latOpIs(op, "linalg.copy") && changesElementType(op))
-    return (LatOpClass){"cast", LAT_ROLE_COSTED, 1};
+    return latOpClassMake(LAT_CLASS_CAST, LAT_ROLE_COSTED, 1);
   if (latOpIs(op, "tosa.maximum")) /* PyTorch's ReLU is max(x, 0) */
-    return (LatOpClass){isConstantOperand(op, 0) || isConstantOperand(op, 1)
-                            ? "relu"
-                            : "elementwise",
-                        LAT_ROLE_COSTED, 1};
+    return latOpClassMake(isConstantOperand(op, 0) || isConstantOperand(op, 1)
+                              ? LAT_CLASS_RELU
+                              : LAT_CLASS_ELEMENTWISE,
+                          LAT_ROLE_COSTED, 1);
   for (size_t i = 0; i < sizeof kNamed / sizeof kNamed[0]; i++)
     if (latOpIs(op, kNamed[i].op))
-      return (LatOpClass){kNamed[i].cls, kNamed[i].role, kNamed[i].flops};
+      return latOpClassMake(kNamed[i].cls, kNamed[i].role, kNamed[i].flops);
   for (size_t i = 0; i < sizeof kPrefixes / sizeof kPrefixes[0]; i++)
     if (latOpHasPrefix(op, kPrefixes[i].op))
-      return (LatOpClass){kPrefixes[i].cls, kPrefixes[i].role, 0};
+      return latOpClassMake(kPrefixes[i].cls, kPrefixes[i].role, 0);
   for (size_t i = 0; i < sizeof kElementwise / sizeof kElementwise[0]; i++)
     if (latOpIs(op, kElementwise[i]))
-      return (LatOpClass){"elementwise", LAT_ROLE_COSTED, 1};
+      return latOpClassMake(LAT_CLASS_ELEMENTWISE, LAT_ROLE_COSTED, 1);
   if (latOpIs(op, "linalg.generic"))
     return latClassifyGeneric(op);
   /* Ops that produce no tensor (asserts, scalar checks, index math) cost
@@ -293,9 +301,30 @@ LatOpClass latClassify(MlirOperation op) {
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
     tensorResult |= latShapeOf(latResult(op, r)).isTensor;
   if (!tensorResult)
-    return (LatOpClass){"scalar", LAT_ROLE_SKIP, 0};
+    return latOpClassMake(LAT_CLASS_SCALAR, LAT_ROLE_SKIP, 0);
   /* arith and math ops applied to whole tensors are elementwise. */
   if (latOpHasPrefix(op, "arith.") || latOpHasPrefix(op, "math."))
-    return (LatOpClass){"elementwise", LAT_ROLE_COSTED, 1};
-  return (LatOpClass){"unknown", LAT_ROLE_UNKNOWN, 1};
+    return latOpClassMake(LAT_CLASS_ELEMENTWISE, LAT_ROLE_COSTED, 1);
+  return latOpClassMake(LAT_CLASS_UNKNOWN, LAT_ROLE_UNKNOWN, 1);
+}
+
+const char *latClassName(LatClassId id) {
+  static const char *const names[] = {
+#define LAT_CLASS_NAME(id, name) name,
+      LAT_CLASSES(LAT_CLASS_NAME)
+#undef LAT_CLASS_NAME
+  };
+  static_assert(sizeof names / sizeof names[0] == LAT_NUM_CLASSES,
+                "one name per class");
+  return (unsigned)id < LAT_NUM_CLASSES ? names[id] : "unknown";
+}
+
+bool latClassIsConv(LatClassId id) {
+  return id == LAT_CLASS_CONV1D || id == LAT_CLASS_CONV2D ||
+         id == LAT_CLASS_CONV3D || id == LAT_CLASS_DEPTHWISE_CONV2D ||
+         id == LAT_CLASS_TRANSPOSE_CONV2D;
+}
+
+LatOpClass latOpClassMake(LatClassId id, LatRole role, double flopsPerElement) {
+  return (LatOpClass){id, latClassName(id), role, flopsPerElement};
 }

@@ -1,4 +1,4 @@
-/*===- generic_class.c - what a linalg.generic computes, from its body
+/*===- classify_generic.c - what a linalg.generic computes, from its body
  *------===*
  *
  * A linalg.generic is recognised from the ops in its body (math.erf ->
@@ -151,80 +151,86 @@ static bool readsWindows(MlirOperation generic) {
 
 /* A generalised contraction: two inputs multiplied and accumulated over
  * reduction loops (what linalg-generalize-named-ops makes of a matmul or a
- * conv). Convolutions read their input through windows. */
-static const char *contractionClass(MlirOperation generic, const BodyOps *b) {
+ * conv). Convolutions read their input through windows. LAT_NUM_CLASSES
+ * when the body is not one. */
+static LatClassId contractionClass(MlirOperation generic, const BodyOps *b) {
   int tensorInputs = 0; /* scalar inputs are zero points (quantized ops) */
   for (intptr_t i = 0; i + 1 < mlirOperationGetNumOperands(generic); i++)
     tensorInputs += latShapeOf(latOperand(generic, i)).isTensor;
   if (tensorInputs != 2 || !b->mul || !b->add || b->other || b->div || b->exp ||
       b->max || b->min || b->select || b->sqrt)
-    return NULL;
+    return LAT_NUM_CLASSES;
   if (!readsWindows(generic))
-    return "matmul";
+    return LAT_CLASS_MATMUL;
   int rank = latShapeOf(latResult(generic, 0)).rank;
-  return rank == 3 ? "conv1d" : rank == 5 ? "conv3d" : "conv2d";
+  return rank == 3   ? LAT_CLASS_CONV1D
+         : rank == 5 ? LAT_CLASS_CONV3D
+                     : LAT_CLASS_CONV2D;
 }
 
 /* What a generic that yields its one input does: "transpose" when the
  * input's map permutes all loops, "broadcast" when it reads fewer loops
  * than there are (the input has lower rank), else "copy". */
-static const char *copyKind(MlirOperation generic) {
+static LatClassId copyKind(MlirOperation generic) {
   MlirAffineMap maps[2];
   if (mlirOperationGetNumOperands(generic) != 2 ||
       latIndexingMaps(generic, maps, 2) != 2)
-    return "copy";
+    return LAT_CLASS_COPY;
   intptr_t loops = mlirAffineMapGetNumDims(maps[0]);
   if (mlirAffineMapGetNumResults(maps[0]) < loops)
-    return "broadcast";
+    return LAT_CLASS_BROADCAST;
   return mlirAffineMapIsPermutation(maps[0]) &&
                  !mlirAffineMapIsIdentity(maps[0])
-             ? "transpose"
-             : "copy";
+             ? LAT_CLASS_TRANSPOSE
+             : LAT_CLASS_COPY;
 }
 
 LatOpClass latClassifyGeneric(MlirOperation op) {
   BodyOps b = scanBody(op);
-  LatOpClass c = {"elementwise", LAT_ROLE_COSTED, b.numOps ? b.numOps : 1};
+  LatOpClass c = latOpClassMake(LAT_CLASS_ELEMENTWISE, LAT_ROLE_COSTED,
+                                b.numOps ? b.numOps : 1);
   intptr_t numInputs = mlirOperationGetNumOperands(op) - 1;
   bool reduces = hasReduction(op);
-  const char *contraction = reduces ? contractionClass(op, &b) : NULL;
+  LatClassId contraction = reduces ? contractionClass(op, &b) : LAT_NUM_CLASSES;
   if (b.extract)
-    c.name = "gather"; /* gathers, nearest / bilinear resizes */
+    c.id = LAT_CLASS_GATHER; /* gathers, nearest / bilinear resizes */
   else if (b.erf)
-    c.name = "gelu";
+    c.id = LAT_CLASS_GELU;
   else if (b.sqrt && numInputs >= 3)
-    c.name = "batchnorm";
-  else if (contraction)
-    c = (LatOpClass){contraction, LAT_ROLE_COSTED, 0};
+    c.id = LAT_CLASS_BATCHNORM;
+  else if (contraction != LAT_NUM_CLASSES)
+    c = latOpClassMake(contraction, LAT_ROLE_COSTED, 0);
   else if (reduces)
-    c.name = readsWindows(op) ? "pool" : "reduce"; /* windows: a pooling */
+    c.id = readsWindows(op) ? LAT_CLASS_POOL
+                            : LAT_CLASS_REDUCE; /* windows: a pooling */
   else if ((b.max || (b.cmp && b.select)) && b.min)
-    c.name = "relu6";
+    c.id = LAT_CLASS_RELU6;
   else if ((b.max || (b.cmp && b.select)) && !b.add && !b.mul)
-    c.name = "relu";
+    c.id = LAT_CLASS_RELU;
   else if (b.exp)
-    c.name = "exp";
+    c.id = LAT_CLASS_EXP;
   else if (b.tanh)
-    c.name = "tanh";
+    c.id = LAT_CLASS_TANH;
   else if (b.div)
-    c.name = "div";
+    c.id = LAT_CLASS_DIV;
   else if (b.sqrt)
-    c.name = "rsqrt";
+    c.id = LAT_CLASS_RSQRT;
   else if (b.sub && !b.add && !b.mul)
-    c.name = "sub";
+    c.id = LAT_CLASS_SUB;
   else if (b.mul && !b.add && !b.sub)
-    c.name = "mul";
+    c.id = LAT_CLASS_MUL;
   else if (b.add || b.sub || b.mul)
-    c.name = "add";
+    c.id = LAT_CLASS_ADD;
   else if (b.cast)
-    c.name = "cast";
+    c.id = LAT_CLASS_CAST;
   else if (b.neg && !b.other)
-    c.name = "neg";
+    c.id = LAT_CLASS_NEG;
   else if (b.pow && !b.other)
-    c.name = "pow";
+    c.id = LAT_CLASS_POW;
   else if (b.numOps == 0 && isIdentityCopy(op))
-    c = (LatOpClass){"copy", LAT_ROLE_VIEW, 0};
+    c = latOpClassMake(LAT_CLASS_COPY, LAT_ROLE_VIEW, 0);
   else if (b.numOps == 0)
-    c.name = copyKind(op); /* a yield of inputs: transpose or broadcast */
+    c.id = copyKind(op); /* a yield of inputs: transpose or broadcast */
+  c.name = latClassName(c.id);
   return c;
 }

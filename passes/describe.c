@@ -45,8 +45,8 @@ static double valueBytes(const LatGraph *g, MlirValue v) {
 static double readBytes(const LatGraph *g, MlirValue v, int depth) {
   double own = valueBytes(g, v);
   int p = latGraphValueProducer(g, v);
-  if (p < 0 || !g->nodes[p].constant ||
-      !strcmp(g->nodes[p].cls.name, "const") || depth > 8)
+  if (p < 0 || !g->nodes[p].constant || g->nodes[p].cls.id == LAT_CLASS_CONST ||
+      depth > 8)
     return own;
   double sources = 0;
   MlirOperation op = g->nodes[p].op;
@@ -78,7 +78,7 @@ static double boundaryBytes(const LatGraph *g, int kernel) {
         seen[numSeen++] = v;
       double read = readBytes(g, v, 0);
       /* a gather reads the rows it selects, not its whole table */
-      if (o == 0 && !strcmp(g->nodes[i].cls.name, "gather")) {
+      if (o == 0 && g->nodes[i].cls.id == LAT_CLASS_GATHER) {
         double rows = valueBytes(g, latResult(op, 0));
         read = rows < read ? rows : read;
       }
@@ -143,10 +143,10 @@ static bool sharedRightOperand(const LatGraph *g, MlirOperation op,
     if (latShapeOf(v).elements == s->k * s->n)
       return true;
     int p = latGraphValueProducer(g, v);
-    const char *cls = p >= 0 ? g->nodes[p].cls.name : "";
+    LatClassId cls = p >= 0 ? g->nodes[p].cls.id : LAT_CLASS_UNKNOWN;
     if (p < 0 ||
-        (g->nodes[p].cls.role != LAT_ROLE_VIEW && strcmp(cls, "broadcast") &&
-         strcmp(cls, "copy") && strcmp(cls, "transpose")))
+        (g->nodes[p].cls.role != LAT_ROLE_VIEW && cls != LAT_CLASS_BROADCAST &&
+         cls != LAT_CLASS_COPY && cls != LAT_CLASS_TRANSPOSE))
       return false;
     v = latOperand(g->nodes[p].op, 0);
   }
@@ -215,10 +215,10 @@ static double keyValueHeads(const LatGraph *g, MlirOperation scores,
         (int64_t)heads % (int64_t)h == 0)
       kvHeads = h;
     int n = latGraphValueProducer(g, v);
-    const char *cls = n >= 0 ? g->nodes[n].cls.name : "";
+    LatClassId cls = n >= 0 ? g->nodes[n].cls.id : LAT_CLASS_UNKNOWN;
     if (n < 0 || mlirOperationGetNumOperands(g->nodes[n].op) < 1 ||
-        (g->nodes[n].cls.role != LAT_ROLE_VIEW && strcmp(cls, "transpose") &&
-         strcmp(cls, "broadcast") && strcmp(cls, "copy")))
+        (g->nodes[n].cls.role != LAT_ROLE_VIEW && cls != LAT_CLASS_TRANSPOSE &&
+         cls != LAT_CLASS_BROADCAST && cls != LAT_CLASS_COPY))
       break;
     v = latOperand(g->nodes[n].op, 0);
   }
@@ -230,7 +230,7 @@ static double keyValueHeads(const LatGraph *g, MlirOperation scores,
  * the region took in before it (a collapsed [1, 1, s, s] mask). */
 static MlirOperation attentionScores(const LatGraph *g, int head) {
   for (int m = head; m >= 0; m = g->nodes[m].nextInGroup)
-    if (!strcmp(g->nodes[m].cls.name, "matmul"))
+    if (g->nodes[m].cls.id == LAT_CLASS_MATMUL)
       return g->nodes[m].op;
   return g->nodes[head].op; /* matchAttention always takes two matmuls */
 }
@@ -293,6 +293,13 @@ const char *latKernelMethodName(const LatKernel *k) {
                            : cmMethodGetName(k->method);
 }
 
+/* Channels-first layouts (linalg's nchw, ncw, ncdhw names) keep channels at
+ * dim 1; every other conv (TOSA's, linalg's nhwc, nwc, ndhwc) keeps them
+ * last. The one place that reads a layout from an op name. */
+static bool channelsFirst(const char *opName) {
+  return strstr(opName, "_nc") != NULL;
+}
+
 /* Conv work: 2 * output elements * (weight elements / output channels). */
 static void describeConv(LatKernel *k, MlirOperation op) {
   LatShape in = latShapeOf(latOperand(op, 0));
@@ -304,7 +311,7 @@ static void describeConv(LatKernel *k, MlirOperation op) {
     snprintf(k->axes, sizeof k->axes, "generic");
     return;
   }
-  bool nchw = strstr(name, "nchw") != NULL;
+  bool nchw = channelsFirst(name);
   /* depthwise ..._hwcm convs keep the channel multiplier as a fifth dim */
   bool multiplier = out.rank == 5 && strstr(name, "hwcm") != NULL;
   if ((out.rank != 4 && !multiplier) || in.rank != 4)
@@ -365,23 +372,22 @@ static double opFlops(const LatNode *n) {
     return 0;
   LatShape out = latShapeOf(latResult(op, 0));
   if (latOpIs(op, "linalg.generic") &&
-      (!strcmp(n->cls.name, "matmul") || strstr(n->cls.name, "conv")))
+      (n->cls.id == LAT_CLASS_MATMUL || latClassIsConv(n->cls.id)))
     return 2 * loopProduct(op); /* a multiply-add per loop iteration */
-  if (!strcmp(n->cls.name, "matmul")) {
+  if (n->cls.id == LAT_CLASS_MATMUL) {
     MatmulShape s;
     return matmulShape(op, &s) ? 2 * s.m * s.n * s.k * s.batch : 0;
   }
-  if (!strcmp(n->cls.name, "matvec") && mlirOperationGetNumOperands(op) >= 1)
+  if (n->cls.id == LAT_CLASS_MATVEC && mlirOperationGetNumOperands(op) >= 1)
     return 2 * latShapeOf(latOperand(op, 0)).elements;
-  if (strstr(n->cls.name, "conv") && mlirOperationGetNumOperands(op) >= 2) {
+  if (latClassIsConv(n->cls.id) && mlirOperationGetNumOperands(op) >= 2) {
     LatShape w = latShapeOf(latOperand(op, 1));
     char name[96];
     latOpName(op, name, sizeof name);
-    /* Channels-first layouts (nchw, ncw, ncdhw) keep channels at dim 1;
-     * depthwise ..._hwcm convs keep the channel multiplier as a last dim of
+    /* depthwise ..._hwcm convs keep the channel multiplier as a last dim of
      * its own, so their output channels are the last two dims' product
-     * (else the work is counted channels times over). */
-    int c = strstr(name, "_nc") ? 1 : out.rank - 1;
+     * (else the work is counted channels times over) */
+    int c = channelsFirst(name) ? 1 : out.rank - 1;
     double cout = out.rank > c ? (double)out.dims[c] : 0;
     if (strstr(name, "hwcm") && out.rank == 5)
       cout *= (double)out.dims[3];
@@ -390,7 +396,7 @@ static double opFlops(const LatNode *n) {
   return n->cls.flopsPerElement * out.elements;
 }
 
-static void warnOnce(MlirOperation op, const char *message) {
+static void warnAt(MlirOperation op, const char *message) {
   latEmitWarning(mlirOperationGetLocation(op), message);
 }
 
@@ -401,15 +407,15 @@ static void checkOp(MlirOperation op, const LatNode *node) {
   if (node->cls.role == LAT_ROLE_UNKNOWN) {
     snprintf(text, sizeof text,
              "latency: unknown op '%s': costed as a memory-bound copy", name);
-    warnOnce(op, text);
+    warnAt(op, text);
   }
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
     LatShape s = latShapeOf(latResult(op, r));
     if (s.dynamic)
-      warnOnce(op, "latency: dynamic shape: dynamic dims counted as 1, the "
-                   "estimate is a lower bound");
+      warnAt(op, "latency: dynamic shape: dynamic dims counted as 1, the "
+                 "estimate is a lower bound");
     if (s.overflow)
-      warnOnce(op, "latency: tensor size overflows 64-bit: estimate unknown");
+      warnAt(op, "latency: tensor size overflows 64-bit: estimate unknown");
     if (s.isTensor && s.elements == 0)
       latEmitRemark(mlirOperationGetLocation(op),
                     "latency: zero-sized tensor: no work");
@@ -431,7 +437,7 @@ static double largestTensor(const LatGraph *g, const LatKernel *k) {
       double e = latShapeOf(latResult(n->op, r)).elements;
       largest = e > largest ? e : largest;
     }
-    if ((!strcmp(n->cls.name, "reduce") || !strcmp(n->cls.name, "pool")) &&
+    if ((n->cls.id == LAT_CLASS_REDUCE || n->cls.id == LAT_CLASS_POOL) &&
         mlirOperationGetNumOperands(n->op) > 0) {
       double e = latShapeOf(latOperand(n->op, 0)).elements;
       largest = e > largest ? e : largest;
@@ -452,7 +458,7 @@ static void kernelType(const LatGraph *g, LatKernel *k, bool batched,
     if (n->transparent || (n->group >= 0 && !n->groupHead))
       continue;
     const char *cls = attention && i == k->root   ? attention
-                      : n->group >= 0             ? n->groupClass
+                      : n->group >= 0             ? latClassName(n->groupClass)
                       : (i == k->root && batched) ? "batch_matmul"
                                                   : n->cls.name;
     used += (size_t)snprintf(k->type + used, sizeof k->type - used, "%s%s",
@@ -478,13 +484,15 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   const char *attention = NULL;
   k->isCall = false;
   k->callee = mlirStringRefCreate(NULL, 0);
-  if (!strcmp(rootNode->cls.name, "call"))
+  if (rootNode->cls.id == LAT_CLASS_CALL)
     describeCall(k, root);
-  else if (rootNode->group >= 0 && !strcmp(rootNode->groupClass, "attention"))
+  else if (rootNode->group >= 0 && rootNode->groupClass == LAT_CLASS_ATTENTION)
     attention = describeAttention(g, k, attentionScores(g, k->root));
-  else if (!strcmp(rootNode->cls.name, "matmul"))
+  else if (rootNode->cls.id == LAT_CLASS_MATMUL)
     describeMatmul(g, k, root, &batched);
-  else if (strstr(rootNode->cls.name, "conv2d"))
+  else if (rootNode->cls.id == LAT_CLASS_CONV2D ||
+           rootNode->cls.id == LAT_CLASS_DEPTHWISE_CONV2D ||
+           rootNode->cls.id == LAT_CLASS_TRANSPOSE_CONV2D)
     describeConv(k, root);
   else if (mlirOperationGetNumResults(root) > 0) {
     double elements = largestTensor(g, k);
@@ -505,7 +513,7 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
              "latency: unsupported element type '%s': bytes counted as 4 per "
              "element, compute at the device's default peak",
              first.dtype[0] ? first.dtype : "?");
-    warnOnce(root, text);
+    warnAt(root, text);
   }
   if (k->costDtype[0]) {
     addFieldText(k, "dtype", k->costDtype);

@@ -34,9 +34,9 @@ static int newKernel(LatGraph *g, int node) {
 
 /* Classes that move data without changing it: folded into a producer's
  * kernel they are transparent to the next rule check. */
-static bool isLayoutClass(const char *cls) {
-  return !strcmp(cls, "transpose") || !strcmp(cls, "copy") ||
-         !strcmp(cls, "reshape");
+static bool isLayoutClass(LatClassId cls) {
+  return cls == LAT_CLASS_TRANSPOSE || cls == LAT_CLASS_COPY ||
+         cls == LAT_CLASS_RESHAPE;
 }
 
 /* A kernel of nothing but data movement or, with `casts`, also element type
@@ -45,7 +45,7 @@ static bool isPrologueOnly(const LatGraph *g, const LatKernel *k, bool casts) {
   for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
     const LatNode *n = &g->nodes[i];
     if (n->group >= 0 ||
-        !(latNodeIsDataMovement(n) || (casts && !strcmp(n->cls.name, "cast"))))
+        !(latNodeIsDataMovement(n) || (casts && n->cls.id == LAT_CLASS_CAST)))
       return false;
   }
   return true;
@@ -73,7 +73,8 @@ static int fusableProducer(LatGraph *g, int node,
                            bool (*rules)(void *, const char *, const char *),
                            void *ctx) {
   LatNode *n = &g->nodes[node];
-  const char *cls = n->group >= 0 ? n->groupClass : n->cls.name;
+  LatClassId id = n->group >= 0 ? n->groupClass : n->cls.id;
+  const char *cls = latClassName(id);
   for (int m = node; m >= 0; m = g->nodes[m].nextInGroup) {
     LatNode *member = &g->nodes[m];
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(member->op); i++) {
@@ -86,7 +87,7 @@ static int fusableProducer(LatGraph *g, int node,
        * of casts): those fold into it afterwards (foldLayoutPrologues),
        * keeping it the root */
       const LatKernel *pk = &g->kernels[g->nodes[p].kernel];
-      if (!isLayoutClass(cls) && n->cls.role != LAT_ROLE_VIEW &&
+      if (!isLayoutClass(id) && n->cls.role != LAT_ROLE_VIEW &&
           isPrologueOnly(g, pk, latNodeIsComputeAnchor(n)))
         continue;
       if ((n->cls.role == LAT_ROLE_VIEW && n->group < 0) ||
@@ -134,7 +135,7 @@ const char *latGraphConsumerClass(const LatGraph *g, int n) {
   const LatNode *node = &g->nodes[n];
   if (node->transparent)
     node = &g->nodes[g->kernels[node->kernel].root];
-  return node->group >= 0 ? node->groupClass : node->cls.name;
+  return node->group >= 0 ? latClassName(node->groupClass) : node->cls.name;
 }
 
 /* Drops the kernels left empty and renumbers the rest, in order. */
@@ -195,7 +196,7 @@ bool latGraphDetect(LatGraph *g, bool fusion,
     if (p >= 0) {
       addToKernel(g, (int)i, g->nodes[p].kernel);
       if (n->group < 0 &&
-          (n->cls.role == LAT_ROLE_VIEW || isLayoutClass(n->cls.name))) {
+          (n->cls.role == LAT_ROLE_VIEW || isLayoutClass(n->cls.id))) {
         n->transparent = true;
         n->fuseClass = g->nodes[p].fuseClass;
       }

@@ -32,21 +32,22 @@ static bool inRegion(const Region *r, int node) {
   return false;
 }
 
-static bool isClass(const LatNode *n, const char *name) {
-  return !strcmp(n->cls.name, name);
-}
+static bool isClass(const LatNode *n, LatClassId id) { return n->cls.id == id; }
 
 /* Classes a decomposed pattern is made of; with `halves`, also the slices
  * and concats of a rotary embedding. */
 static bool growable(const LatNode *n, bool halves) {
-  static const char *const classes[] = {
-      "add",    "sub",     "mul",         "div",     "exp",
-      "reduce", "rsqrt",   "pow",         "neg",     "cast",
-      "copy",   "erf",     "elementwise", "relu",    "clamp",
-      "tanh",   "reshape", "broadcast",   "sigmoid", "softmax"};
+  static const LatClassId classes[] = {
+      LAT_CLASS_ADD,         LAT_CLASS_SUB,     LAT_CLASS_MUL,
+      LAT_CLASS_DIV,         LAT_CLASS_EXP,     LAT_CLASS_REDUCE,
+      LAT_CLASS_RSQRT,       LAT_CLASS_POW,     LAT_CLASS_NEG,
+      LAT_CLASS_CAST,        LAT_CLASS_COPY,    LAT_CLASS_ERF,
+      LAT_CLASS_ELEMENTWISE, LAT_CLASS_RELU,    LAT_CLASS_CLAMP,
+      LAT_CLASS_TANH,        LAT_CLASS_RESHAPE, LAT_CLASS_BROADCAST,
+      LAT_CLASS_SIGMOID,     LAT_CLASS_SOFTMAX};
   if (n->group >= 0 || n->cls.role == LAT_ROLE_SKIP)
     return false;
-  if (halves && (isClass(n, "slice") || isClass(n, "concat")))
+  if (halves && (isClass(n, LAT_CLASS_SLICE) || isClass(n, LAT_CLASS_CONCAT)))
     return true;
   for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
     if (isClass(n, classes[i]))
@@ -97,10 +98,10 @@ static void grow(const LatGraph *g, Region *r, int stop, int extra) {
   growOver(g, r, stop, extra, false);
 }
 
-static int countClass(const LatGraph *g, const Region *r, const char *name) {
+static int countClass(const LatGraph *g, const Region *r, LatClassId id) {
   int n = 0;
   for (int i = 0; i < r->count; i++)
-    n += isClass(&g->nodes[r->nodes[i]], name);
+    n += isClass(&g->nodes[r->nodes[i]], id);
   return n;
 }
 
@@ -108,7 +109,7 @@ static int compareInts(const void *a, const void *b) {
   return *(const int *)a - *(const int *)b;
 }
 
-static void makeGroup(LatGraph *g, Region *r, const char *cls) {
+static void makeGroup(LatGraph *g, Region *r, LatClassId cls) {
   qsort(r->nodes, r->count, sizeof r->nodes[0], compareInts);
   int id = (int)g->numGroups++;
   for (int i = 0; i < r->count; i++) {
@@ -117,7 +118,7 @@ static void makeGroup(LatGraph *g, Region *r, const char *cls) {
     n->groupClass = cls;
     n->groupHead = i == 0;
     n->nextInGroup = i + 1 < r->count ? r->nodes[i + 1] : -1;
-    n->fuseClass = cls;
+    n->fuseClass = latClassName(cls);
   }
 }
 
@@ -139,7 +140,7 @@ static int forwardSink(const LatGraph *g, int n, int steps) {
   for (int s = 0; s < steps; s++) {
     int u = onlyUser(g, n);
     if (u < 0 || !growable(&g->nodes[u], false) ||
-        isClass(&g->nodes[u], "reduce"))
+        isClass(&g->nodes[u], LAT_CLASS_REDUCE))
       break;
     n = u;
   }
@@ -153,8 +154,9 @@ static void matchAttention(LatGraph *g, int m2) {
     return;
   Region r = {{p}, 1};
   grow(g, &r, -1, m2);
-  bool softmax = countClass(g, &r, "softmax") || /* linalg.softmax */
-                 (countClass(g, &r, "exp") && countClass(g, &r, "reduce"));
+  bool softmax =
+      countClass(g, &r, LAT_CLASS_SOFTMAX) || /* linalg.softmax */
+      (countClass(g, &r, LAT_CLASS_EXP) && countClass(g, &r, LAT_CLASS_REDUCE));
   if (!softmax)
     return;
   int m1 = -1; /* the one matmul feeding the region from outside */
@@ -162,34 +164,35 @@ static void matchAttention(LatGraph *g, int m2) {
     for (intptr_t i = 0;
          i < mlirOperationGetNumOperands(g->nodes[r.nodes[k]].op); i++) {
       int q = latGraphProducerOf(g, r.nodes[k], i);
-      if (q >= 0 && !inRegion(&r, q) && isClass(&g->nodes[q], "matmul") &&
-          g->nodes[q].group < 0 && usersInside(g, q, &r, -1))
+      if (q >= 0 && !inRegion(&r, q) &&
+          isClass(&g->nodes[q], LAT_CLASS_MATMUL) && g->nodes[q].group < 0 &&
+          usersInside(g, q, &r, -1))
         m1 = q;
     }
   if (m1 < 0 || r.count + 2 > kMaxRegion)
     return;
   r.nodes[r.count++] = m1;
   r.nodes[r.count++] = m2;
-  makeGroup(g, &r, "attention");
+  makeGroup(g, &r, LAT_CLASS_ATTENTION);
 }
 
 /* x * 0.5 * (1 + erf(x / sqrt 2)), at the erf. */
 static void matchGelu(LatGraph *g, int erf) {
   int scale = latGraphProducerOf(g, erf, 0); /* mul(x, 1/sqrt 2) */
-  if (scale < 0 || !isClass(&g->nodes[scale], "mul"))
+  if (scale < 0 || !isClass(&g->nodes[scale], LAT_CLASS_MUL))
     return;
   int x = latGraphProducerOf(g, scale, 0);
   int sink = forwardSink(g, erf, 2);
   Region r = {{sink}, 1};
   grow(g, &r, x, -1);
   if (inRegion(&r, erf) && inRegion(&r, scale) && r.count >= 4)
-    makeGroup(g, &r, "gelu");
+    makeGroup(g, &r, LAT_CLASS_GELU);
 }
 
 /* exp(x - max x) / sum exp(...), at a reduction of an exp. */
 static void matchSoftmax(LatGraph *g, int reduce) {
   int e = latGraphProducerOf(g, reduce, 0);
-  if (e < 0 || !isClass(&g->nodes[e], "exp") || g->nodes[e].group >= 0)
+  if (e < 0 || !isClass(&g->nodes[e], LAT_CLASS_EXP) || g->nodes[e].group >= 0)
     return;
   int sink = -1; /* the user of exp that is not the reduction */
   MlirOperation op = g->nodes[e].op;
@@ -202,12 +205,12 @@ static void matchSoftmax(LatGraph *g, int reduce) {
   if (sink < 0 || !growable(&g->nodes[sink], false))
     return;
   int sub = latGraphProducerOf(g, e, 0), x = sub;
-  if (sub >= 0 && isClass(&g->nodes[sub], "sub"))
+  if (sub >= 0 && isClass(&g->nodes[sub], LAT_CLASS_SUB))
     x = latGraphProducerOf(g, sub, 0);
   Region r = {{sink}, 1};
   grow(g, &r, x, -1);
   if (inRegion(&r, reduce) && inRegion(&r, e))
-    makeGroup(g, &r, "softmax");
+    makeGroup(g, &r, LAT_CLASS_SOFTMAX);
 }
 
 /* True when the norm's statistics are taken over more elements than x's
@@ -218,7 +221,7 @@ static bool spansAxes(const LatGraph *g, const Region *r, int first) {
   LatShape x = latShapeOf(latOperand(g->nodes[first].op, 0));
   double stats = x.elements;
   for (int i = 0; i < r->count; i++)
-    if (isClass(&g->nodes[r->nodes[i]], "reduce")) {
+    if (isClass(&g->nodes[r->nodes[i]], LAT_CLASS_REDUCE)) {
       MlirOperation op = g->nodes[r->nodes[i]].op;
       LatShape out = latShapeOf(latResult(op, 0));
       if (out.elements > 0 && out.elements < stats)
@@ -240,27 +243,29 @@ static void matchNorm(LatGraph *g, int rsqrt) {
   grow(g, &probe, -1, -1);
   int first = -1; /* the earliest reduction: its input is x */
   for (int i = 0; i < probe.count; i++)
-    if (isClass(&g->nodes[probe.nodes[i]], "reduce") &&
+    if (isClass(&g->nodes[probe.nodes[i]], LAT_CLASS_REDUCE) &&
         (first < 0 || probe.nodes[i] < first))
       first = probe.nodes[i];
   if (first < 0 || !inRegion(&probe, rsqrt))
     return;
   int x = latGraphProducerOf(g, first, 0);
-  if (x >= 0 && (isClass(&g->nodes[x], "pow") || isClass(&g->nodes[x], "mul")))
+  if (x >= 0 && (isClass(&g->nodes[x], LAT_CLASS_POW) ||
+                 isClass(&g->nodes[x], LAT_CLASS_MUL)))
     x = latGraphProducerOf(g, x, 0); /* RMSNorm reduces x^2 */
   Region r = {{sink}, 1};
   grow(g, &r, x, -1);
-  if (!inRegion(&r, rsqrt) || !countClass(g, &r, "reduce"))
+  if (!inRegion(&r, rsqrt) || !countClass(g, &r, LAT_CLASS_REDUCE))
     return;
   /* a mixed-precision norm upcasts x first (bf16 -> f32): that cast reads
    * the same tensor and belongs to the norm when only the norm uses it */
-  if (x >= 0 && isClass(&g->nodes[x], "cast") && g->nodes[x].group < 0 &&
-      usersInside(g, x, &r, -1) && r.count < kMaxRegion)
+  if (x >= 0 && isClass(&g->nodes[x], LAT_CLASS_CAST) &&
+      g->nodes[x].group < 0 && usersInside(g, x, &r, -1) &&
+      r.count < kMaxRegion)
     r.nodes[r.count++] = x;
   makeGroup(g, &r,
-            countClass(g, &r, "reduce") < 2 ? "rmsnorm"
-            : spansAxes(g, &r, first)       ? "groupnorm"
-                                            : "layernorm");
+            countClass(g, &r, LAT_CLASS_REDUCE) < 2 ? LAT_CLASS_RMSNORM
+            : spansAxes(g, &r, first)               ? LAT_CLASS_GROUPNORM
+                                                    : LAT_CLASS_LAYERNORM);
 }
 
 /* True when every operand from outside the region comes from `x` or a
@@ -351,7 +356,7 @@ static bool argumentInput(const LatGraph *g, const Region *r) {
 static void matchActivation(LatGraph *g, int mul) {
   Region r = {{mul}, 1};
   grow(g, &r, -1, -1);
-  if (countClass(g, &r, "reduce"))
+  if (countClass(g, &r, LAT_CLASS_REDUCE))
     return;
   int x = activationInput(g, &r);
   if (x < 0) { /* silu(%arg0): the input may be the function's argument */
@@ -365,10 +370,11 @@ static void matchActivation(LatGraph *g, int mul) {
     if (r.count < 2 || !onlyInput(g, &r, x) || usersIn(g, x, &r) < 2)
       return;
   }
-  if (countClass(g, &r, "tanh"))
-    makeGroup(g, &r, "gelu");
-  else if (countClass(g, &r, "sigmoid") || countClass(g, &r, "exp"))
-    makeGroup(g, &r, "silu");
+  if (countClass(g, &r, LAT_CLASS_TANH))
+    makeGroup(g, &r, LAT_CLASS_GELU);
+  else if (countClass(g, &r, LAT_CLASS_SIGMOID) ||
+           countClass(g, &r, LAT_CLASS_EXP))
+    makeGroup(g, &r, LAT_CLASS_SILU);
 }
 
 /* Rotary position embedding, x * cos + rotate_half(x) * sin with
@@ -379,8 +385,10 @@ static void matchRotary(LatGraph *g, int add) {
   Region r = {{add}, 1};
   growOver(g, &r, -1, -1, true);
   /* linalg spells the concat as insert_slices (copies) into an empty */
-  bool joined = countClass(g, &r, "concat") || countClass(g, &r, "copy") >= 2;
-  if (countClass(g, &r, "slice") < 2 || !joined || !countClass(g, &r, "neg"))
+  bool joined = countClass(g, &r, LAT_CLASS_CONCAT) ||
+                countClass(g, &r, LAT_CLASS_COPY) >= 2;
+  if (countClass(g, &r, LAT_CLASS_SLICE) < 2 || !joined ||
+      !countClass(g, &r, LAT_CLASS_NEG))
     return;
   int x = activationInput(g, &r);
   if (x < 0)
@@ -390,7 +398,7 @@ static void matchRotary(LatGraph *g, int add) {
     growOver(g, &r, x, -1, true);
   }
   if (onlyInput(g, &r, x) && usersIn(g, x, &r) >= 2)
-    makeGroup(g, &r, "rope");
+    makeGroup(g, &r, LAT_CLASS_ROPE);
 }
 
 /* True when `v` is a per-channel parameter of an activation of
@@ -449,13 +457,13 @@ static void matchBatchNorm(LatGraph *g, int add) {
     int p = latGraphProducerOf(g, n, i);
     if (p < 0 || g->nodes[p].group >= 0 || onlyUser(g, p) != n)
       return;
-    if (isClass(&g->nodes[p], "mul") && muls < 2) {
+    if (isClass(&g->nodes[p], LAT_CLASS_MUL) && muls < 2) {
       muls++;
-    } else if (isClass(&g->nodes[p], "sub") && muls >= 1) {
+    } else if (isClass(&g->nodes[p], LAT_CLASS_SUB) && muls >= 1) {
       if (activationOperand(g, p) != 0)
         return; /* x - mean, not mean - x */
       r.nodes[r.count++] = p;
-      makeGroup(g, &r, "batchnorm");
+      makeGroup(g, &r, LAT_CLASS_BATCHNORM);
       return;
     } else {
       return;
@@ -467,32 +475,33 @@ static void matchBatchNorm(LatGraph *g, int add) {
 
 void latGraphMatchPatterns(LatGraph *g, bool fusion) {
   for (size_t i = 0; fusion && i < g->numNodes; i++)
-    if (isClass(&g->nodes[i], "matmul") && g->nodes[i].group < 0)
+    if (isClass(&g->nodes[i], LAT_CLASS_MATMUL) && g->nodes[i].group < 0)
       matchAttention(g, (int)i);
   for (size_t i = 0; i < g->numNodes; i++) {
     LatNode *n = &g->nodes[i];
     if (n->group >= 0)
       continue;
-    if (isClass(n, "erf"))
+    if (isClass(n, LAT_CLASS_ERF))
       matchGelu(g, (int)i);
-    else if (isClass(n, "reduce"))
+    else if (isClass(n, LAT_CLASS_REDUCE))
       matchSoftmax(g, (int)i);
   }
   for (size_t i = 0; i < g->numNodes; i++) {
     const LatNode *n = &g->nodes[i];
     int user = onlyUser(g, (int)i);
-    bool squares = user >= 0 && isClass(&g->nodes[user], "reduce"); /* x^2 */
-    if (n->group < 0 &&
-        (isClass(n, "rsqrt") || (isClass(n, "pow") && !squares)))
+    bool squares =
+        user >= 0 && isClass(&g->nodes[user], LAT_CLASS_REDUCE); /* x^2 */
+    if (n->group < 0 && (isClass(n, LAT_CLASS_RSQRT) ||
+                         (isClass(n, LAT_CLASS_POW) && !squares)))
       matchNorm(g, (int)i);
   }
   for (size_t i = 0; i < g->numNodes; i++)
-    if (isClass(&g->nodes[i], "add") && g->nodes[i].group < 0)
+    if (isClass(&g->nodes[i], LAT_CLASS_ADD) && g->nodes[i].group < 0)
       matchRotary(g, (int)i);
   for (size_t i = 0; i < g->numNodes; i++)
-    if (isClass(&g->nodes[i], "add") && g->nodes[i].group < 0)
+    if (isClass(&g->nodes[i], LAT_CLASS_ADD) && g->nodes[i].group < 0)
       matchBatchNorm(g, (int)i);
   for (size_t i = 0; i < g->numNodes; i++)
-    if (isClass(&g->nodes[i], "mul") && g->nodes[i].group < 0)
+    if (isClass(&g->nodes[i], LAT_CLASS_MUL) && g->nodes[i].group < 0)
       matchActivation(g, (int)i);
 }

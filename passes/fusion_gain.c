@@ -76,10 +76,11 @@ static double estimateNodes(const LatFusionContext *c, LatGraph *g,
  * its root, so it is named and answered as what it mostly is. */
 static bool rootIsAnchor(const LatGraph *g, int k) {
   const LatNode *n = &g->nodes[g->kernels[k].root];
-  const char *cls = n->group >= 0 ? n->groupClass : n->cls.name;
-  return strstr(cls, "conv") || strstr(cls, "matmul") ||
-         strstr(cls, "attention") || !strcmp(cls, "pool") ||
-         !strcmp(cls, "matvec");
+  if (n->group >= 0)
+    return n->groupClass == LAT_CLASS_ATTENTION;
+  LatClassId cls = n->cls.id;
+  return latClassIsConv(cls) || cls == LAT_CLASS_MATMUL ||
+         cls == LAT_CLASS_POOL || cls == LAT_CLASS_MATVEC;
 }
 
 /* The node producing operand `o` of node `n`, looking through views that
@@ -188,7 +189,7 @@ static bool fusedEdges(const LatFusionContext *c, LatGraph *g, int k,
       continue;
     LatFusionEdge e = {k, k, g->kernels[k].us, usA + usB, 0, "fused", ""};
     e.gainUs = e.unfusedUs - e.fusedUs;
-    strncpy(e.at, at->group >= 0 ? at->groupClass : at->cls.name,
+    strncpy(e.at, at->group >= 0 ? latClassName(at->groupClass) : at->cls.name,
             sizeof e.at - 1);
     if (!addEdge(g, e))
       return false;

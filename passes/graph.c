@@ -94,9 +94,9 @@ static bool isConstantValue(const LatGraph *g, MlirValue v) {
 static void markArgumentViews(LatGraph *g) {
   for (size_t i = 0; i < g->numNodes; i++) {
     LatNode *n = &g->nodes[i];
-    bool reshape = !strcmp(n->cls.name, "reshape");
+    bool reshape = n->cls.id == LAT_CLASS_RESHAPE;
     if (n->cls.role != LAT_ROLE_COSTED ||
-        (strcmp(n->cls.name, "slice") && !reshape))
+        (n->cls.id != LAT_CLASS_SLICE && !reshape))
       continue;
     MlirValue source = latOperand(n->op, 0);
     if (!mlirValueIsNull(source) && mlirValueIsABlockArgument(source))
@@ -115,14 +115,14 @@ static void markArgumentViews(LatGraph *g) {
 static void skipConstantFolded(LatGraph *g) {
   for (size_t i = 0; i < g->numNodes; i++) {
     LatNode *n = &g->nodes[i];
-    if (n->cls.role == LAT_ROLE_SKIP && !strcmp(n->cls.name, "const")) {
+    if (n->cls.role == LAT_ROLE_SKIP && n->cls.id == LAT_CLASS_CONST) {
       n->constant = true;
       continue;
     }
     intptr_t numOperands = mlirOperationGetNumOperands(n->op);
     bool constant = n->cls.role != LAT_ROLE_UNKNOWN && numOperands > 0 &&
                     !latNodeIsComputeAnchor(n) &&
-                    strcmp(n->cls.name, "control");
+                    n->cls.id != LAT_CLASS_CONTROL;
     for (intptr_t o = 0; o < numOperands && constant; o++)
       constant = isConstantValue(g, latOperand(n->op, o));
     n->constant = constant;
@@ -204,19 +204,21 @@ bool latGraphBuild(MlirRegion body, const LatInputs *inputs, bool quiet,
 /* Data movement exporters put in front of compute ops: transposes, copies,
  * broadcasts, pads, slices, concats (views always count). */
 bool latNodeIsDataMovement(const LatNode *n) {
-  static const char *const classes[] = {
-      "transpose", "copy", "reshape", "broadcast", "pad", "slice", "concat"};
+  static const LatClassId classes[] = {LAT_CLASS_TRANSPOSE, LAT_CLASS_COPY,
+                                       LAT_CLASS_RESHAPE,   LAT_CLASS_BROADCAST,
+                                       LAT_CLASS_PAD,       LAT_CLASS_SLICE,
+                                       LAT_CLASS_CONCAT};
   if (n->cls.role == LAT_ROLE_VIEW)
     return true;
   for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
-    if (!strcmp(n->cls.name, classes[i]))
+    if (n->cls.id == classes[i])
       return true;
   return false;
 }
 
 bool latNodeIsComputeAnchor(const LatNode *n) {
   if (n->group >= 0)
-    return strstr(n->groupClass, "attention") != NULL;
+    return n->groupClass == LAT_CLASS_ATTENTION;
   return n->cls.role == LAT_ROLE_COSTED && n->cls.flopsPerElement == 0 &&
          !latNodeIsDataMovement(n);
 }

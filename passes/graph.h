@@ -23,17 +23,17 @@ enum { LAT_MAX_FIELDS = 10 };
 typedef struct {
   MlirOperation op;
   LatOpClass cls;
-  const char *fuseClass;  /* class the next op's rule is checked against */
-  int kernel;             /* kernel index, -1 when in none               */
-  int nextInKernel;       /* next member node, -1 at the end             */
-  bool transparent;       /* folded view/transpose: not in the type name */
-  bool constant;          /* computes only on constants: folded, no cost */
-  int group;              /* multi-op pattern this op belongs to, or -1  */
-  const char *groupClass; /* the pattern's class (attention, gelu, ...)  */
-  bool groupHead;         /* first op of its group in program order      */
-  int nextInGroup;        /* next member of the group, -1 at the end     */
-  int block;              /* index of its block: fusion stays inside one */
-  int scope;              /* the LatScope it runs in (0: the function)   */
+  const char *fuseClass; /* class the next op's rule is checked against */
+  int kernel;            /* kernel index, -1 when in none               */
+  int nextInKernel;      /* next member node, -1 at the end             */
+  bool transparent;      /* folded view/transpose: not in the type name */
+  bool constant;         /* computes only on constants: folded, no cost */
+  int group;             /* multi-op pattern this op belongs to, or -1  */
+  LatClassId groupClass; /* the pattern's class (attention, gelu, ...)  */
+  bool groupHead;        /* first op of its group in program order      */
+  int nextInGroup;       /* next member of the group, -1 at the end     */
+  int block;             /* index of its block: fusion stays inside one */
+  int scope;             /* the LatScope it runs in (0: the function)   */
 } LatNode;
 
 /// Where ops run: the function body (scope 0) or a region of a control-flow
