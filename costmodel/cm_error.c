@@ -41,3 +41,13 @@ char *cmStrDup(const char *text) {
     memcpy(copy, text, n);
   return copy;
 }
+
+CmStatus cmPathJoin(char *out, size_t size, const char *dir, const char *name,
+                    CmError *err) {
+  int n = snprintf(out, size, "%s/%s", dir, name);
+  if (n >= 0 && (size_t)n < size)
+    return CM_OK;
+  if (size)
+    out[0] = '\0';
+  return cmErrorSet(err, CM_ERR_IO, "path too long: %.200s/%.100s", dir, name);
+}

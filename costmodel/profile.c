@@ -128,9 +128,10 @@ void cmFusionRulesFree(CmFusionRule *rules, size_t numRules) {
 
 static CmStatus loadDevice(struct CmProfileImpl *p, CmError *err) {
   char path[4200];
-  snprintf(path, sizeof path, "%s/device.csv", p->dir);
   PairReader r;
-  CmStatus status = readPairs(path, "device.csv", "key", "value", &r, err);
+  CmStatus status = cmPathJoin(path, sizeof path, p->dir, "device.csv", err);
+  if (status == CM_OK)
+    status = readPairs(path, "device.csv", "key", "value", &r, err);
   if (status != CM_OK)
     return status;
   p->device = calloc(r.count + 1, sizeof *p->device);
@@ -175,8 +176,12 @@ static void profileFree(struct CmProfileImpl *p) {
 static void prefixDir(const char *dir, CmError *err) {
   if (!err)
     return;
-  char message[sizeof err->message + 4096];
-  snprintf(message, sizeof message, "%s/%s", dir, err->message);
+  /* a long directory keeps its last 200 bytes: the reason must still fit */
+  size_t n = strlen(dir);
+  const char *tail = n > 200 ? dir + n - 200 : dir;
+  char message[sizeof err->message + 256];
+  snprintf(message, sizeof message, "%s%s/%s", tail != dir ? "..." : "", tail,
+           err->message);
   snprintf(err->message, sizeof err->message, "%.511s", message);
 }
 
@@ -195,15 +200,15 @@ static CmStatus createWithoutTables(const char *dir, CmProfile *out,
   CmStatus status = cmPolicySetInitDefaults(&p->policies, err);
   if (status == CM_OK)
     status = loadDevice(p, err);
-  if (status == CM_OK) {
-    snprintf(path, sizeof path, "%s/fusion.csv", dir);
+  if (status == CM_OK)
+    status = cmPathJoin(path, sizeof path, dir, "fusion.csv", err);
+  if (status == CM_OK)
     status =
         cmFusionRulesLoad(path, "fusion.csv", &p->rules, &p->numRules, err);
-  }
-  if (status == CM_OK) {
-    snprintf(path, sizeof path, "%s/policy.csv", dir);
+  if (status == CM_OK)
+    status = cmPathJoin(path, sizeof path, dir, "policy.csv", err);
+  if (status == CM_OK)
     status = cmPolicySetLoad(&p->policies, path, "policy.csv", err);
-  }
   if (status != CM_OK) {
     prefixDir(dir, err);
     profileFree(p);

@@ -4,6 +4,8 @@
  * `cmake --install`, found relative to the binary or plugin this code is
  * loaded from (dladdr), wherever the prefix is; from a build tree, in the
  * source tree's profiles/ (path compiled in by costmodel/CMakeLists.txt).
+ * A bare name is looked up in that order: installed first, so an installed
+ * plugin never reads a source tree that happens to still exist.
  *
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* dladdr */
@@ -35,8 +37,13 @@ bool cmProfileFindDir(const char *nameOrPath, char *out, size_t size,
     name = kDefaultProfile;
   if (strchr(name, '/') || isDirectory(name)) {
     if (isDirectory(name)) {
-      snprintf(out, size, "%s", name);
-      return true;
+      if (strlen(name) < size) {
+        snprintf(out, size, "%s", name);
+        return true;
+      }
+      cmErrorSet(err, CM_ERR_IO, "profile directory path too long: %.200s...",
+                 name);
+      return false;
     }
     cmErrorSet(err, CM_ERR_IO, "profile directory '%s' does not exist", name);
     return false;
@@ -44,18 +51,18 @@ bool cmProfileFindDir(const char *nameOrPath, char *out, size_t size,
   /* <dir of this binary or plugin>/../share/mlir-latency/profiles */
   char installed[4096] = "";
   Dl_info info;
-  if (dladdr((void *)cmProfileFindDir, &info) && info.dli_fname) {
+  if (dladdr((void *)cmProfileFindDir, &info) && info.dli_fname &&
+      strlen(info.dli_fname) < sizeof installed - 40) {
     char module[4096];
     snprintf(module, sizeof module, "%s", info.dli_fname);
     snprintf(installed, sizeof installed, "%s/../share/mlir-latency/profiles",
              dirname(module));
   }
   const char *roots[] = {installed, LATENCY_SOURCE_PROFILES};
-  for (size_t i = 0; i < 2; i++) {
-    snprintf(out, size, "%s/%s", roots[i], name);
-    if (isDirectory(out))
+  for (size_t i = 0; i < 2; i++)
+    if (roots[i][0] && cmPathJoin(out, size, roots[i], name, NULL) == CM_OK &&
+        isDirectory(out))
       return true;
-  }
   cmErrorSet(err, CM_ERR_IO,
              "no profile named '%s' (looked in %.200s and %.200s); give a "
              "directory path or a shipped name",

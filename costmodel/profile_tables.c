@@ -284,10 +284,11 @@ CmStatus cmProfileLoadTables(struct CmProfileImpl *profile,
   if (count)
     qsort(names, count, sizeof *names, compareNames);
   for (size_t i = 0; status == CM_OK && i < count; i++) {
-    char path[4096 + 256], name[300];
-    snprintf(path, sizeof path, "%s/%s", dirPath, names[i]);
+    char path[4096 + 256], name[300]; /* a file name has at most 255 bytes */
     snprintf(name, sizeof name, "tables/%s", names[i]);
-    status = loadTable(profile, path, name, needs, numNeeds, err);
+    status = cmPathJoin(path, sizeof path, dirPath, names[i], err);
+    if (status == CM_OK)
+      status = loadTable(profile, path, name, needs, numNeeds, err);
   }
   for (size_t i = 0; i < count; i++)
     free(names[i]);

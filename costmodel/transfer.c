@@ -77,12 +77,16 @@ static CmStatus loadTarget(const char *referenceDir, const char *deviceCsv,
   if (!mkdtemp(dir))
     return cmErrorSet(err, CM_ERR_IO, "%s: cannot create a scratch directory",
                       dir);
-  snprintf(path[0], sizeof path[0], "%s/device.csv", dir);
-  snprintf(path[1], sizeof path[1], "%s/fusion.csv", dir);
-  snprintf(path[2], sizeof path[2], "%s/policy.csv", dir);
-  snprintf(from[0], sizeof from[0], "%s/fusion.csv", referenceDir);
-  snprintf(from[1], sizeof from[1], "%s/policy.csv", referenceDir);
-  CmStatus status = cmCopyFile(deviceCsv, path[0], err);
+  static const char *const files[3] = {"device.csv", "fusion.csv",
+                                       "policy.csv"};
+  CmStatus status = CM_OK;
+  for (int i = 0; i < 3 && status == CM_OK; i++)
+    status = cmPathJoin(path[i], sizeof path[i], dir, files[i], err);
+  for (int i = 0; i < 2 && status == CM_OK; i++)
+    status =
+        cmPathJoin(from[i], sizeof from[i], referenceDir, files[i + 1], err);
+  if (status == CM_OK)
+    status = cmCopyFile(deviceCsv, path[0], err);
   if (status == CM_OK)
     status = cmCopyFile(from[0], path[1], err);
   if (status == CM_OK && access(from[1], R_OK) == 0)

@@ -76,7 +76,9 @@ static bool makeDirs(char *path) {
  * other table. */
 static CmStatus prepareDir(const char *dir, CmError *err) {
   char path[4200];
-  snprintf(path, sizeof path, "%s/tables", dir);
+  CmStatus joined = cmPathJoin(path, sizeof path, dir, "tables", err);
+  if (joined != CM_OK)
+    return joined;
   if (!makeDirs(path))
     return cmErrorSet(err, CM_ERR_IO, "%s: cannot create: %s", path,
                       strerror(errno));
@@ -88,7 +90,7 @@ static CmStatus prepareDir(const char *dir, CmError *err) {
     size_t n = strlen(e->d_name);
     if (n < 4 || strcmp(e->d_name + n - 4, ".csv"))
       continue;
-    char file[4500];
+    char file[4500]; /* path (< 4200) + a file name (<= 255) */
     snprintf(file, sizeof file, "%s/%s", path, e->d_name);
     if (strncmp(e->d_name, "transferred_", 12))
       status = cmErrorSet(err, CM_ERR_IO,
@@ -138,7 +140,9 @@ static void kernelSummary(const struct CmTransferImpl *t,
 static CmStatus writeDevice(const struct CmTransferImpl *t, const char *dir,
                             CmError *err) {
   char path[4200], text[64];
-  snprintf(path, sizeof path, "%s/device.csv", dir);
+  CmStatus joined = cmPathJoin(path, sizeof path, dir, "device.csv", err);
+  if (joined != CM_OK)
+    return joined;
   FILE *out = fopen(path, "w");
   if (!out)
     return cmErrorSet(err, CM_ERR_IO, "%s: cannot write", path);
@@ -209,12 +213,14 @@ static void writeGroup(FILE *out, struct CmTransferImpl *t, size_t gi) {
 /* Writes tables/transferred_<kernel>.csv for `policy`'s groups. */
 static CmStatus writeTable(struct CmTransferImpl *t, const char *dir,
                            const CmPolicy *policy, CmError *err) {
-  char name[128], path[4400];
-  snprintf(name, sizeof name, "%s", policy->kernel);
-  for (char *c = name; *c; c++)
+  char name[160], path[4400];
+  snprintf(name, sizeof name, "tables/transferred_%.120s.csv", policy->kernel);
+  for (char *c = name + 19; *c && strcmp(c, ".csv"); c++)
     if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
       *c = '_';
-  snprintf(path, sizeof path, "%s/tables/transferred_%s.csv", dir, name);
+  CmStatus joined = cmPathJoin(path, sizeof path, dir, name, err);
+  if (joined != CM_OK)
+    return joined;
   FILE *out = fopen(path, "w");
   if (!out)
     return cmErrorSet(err, CM_ERR_IO, "%s: cannot write", path);
@@ -239,12 +245,17 @@ CmStatus cmTransferWriteProfile(CmTransfer transfer, const char *outDir,
   CmStatus status = cmTransferFit(transfer, err);
   if (status == CM_OK)
     status = prepareDir(outDir, err);
-  snprintf(from, sizeof from, "%s/fusion.csv", cmProfileGetDir(t->reference));
-  snprintf(to, sizeof to, "%s/fusion.csv", outDir);
+  const char *refDir = cmProfileGetDir(t->reference);
+  if (status == CM_OK)
+    status = cmPathJoin(from, sizeof from, refDir, "fusion.csv", err);
+  if (status == CM_OK)
+    status = cmPathJoin(to, sizeof to, outDir, "fusion.csv", err);
   if (status == CM_OK)
     status = cmCopyFile(fusionCsv ? fusionCsv : from, to, err);
-  snprintf(from, sizeof from, "%s/policy.csv", cmProfileGetDir(t->reference));
-  snprintf(to, sizeof to, "%s/policy.csv", outDir);
+  if (status == CM_OK)
+    status = cmPathJoin(from, sizeof from, refDir, "policy.csv", err);
+  if (status == CM_OK)
+    status = cmPathJoin(to, sizeof to, outDir, "policy.csv", err);
   struct stat st;
   if (status == CM_OK && stat(from, &st) == 0)
     status = cmCopyFile(from, to, err);

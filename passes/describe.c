@@ -19,6 +19,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool inKernel(const LatGraph *g, MlirOperation op, int kernel) {
@@ -58,10 +59,40 @@ static double readBytes(const LatGraph *g, MlirValue v, int depth) {
   return sources < own ? sources : own;
 }
 
+/* Remembers `v` among the values already read; false when it was already
+ * there. Starts in `onStack` and grows on the heap; out of memory, values
+ * stop being remembered (a value read twice then counts twice). */
+typedef struct {
+  MlirValue *items, onStack[32];
+  size_t count, capacity;
+} ValueSet;
+
+static bool addValue(ValueSet *set, MlirValue v) {
+  for (size_t s = 0; s < set->count; s++)
+    if (mlirValueEqual(set->items[s], v))
+      return false;
+  if (set->count == set->capacity) {
+    size_t capacity = 2 * set->capacity;
+    MlirValue *grown = set->items == set->onStack
+                           ? malloc(capacity * sizeof *grown)
+                           : realloc(set->items, capacity * sizeof *grown);
+    if (!grown)
+      return true;
+    if (set->items == set->onStack)
+      memcpy(grown, set->onStack, sizeof set->onStack);
+    set->items = grown;
+    set->capacity = capacity;
+  }
+  set->items[set->count++] = v;
+  return true;
+}
+
 static double boundaryBytes(const LatGraph *g, int kernel) {
   double bytes = 0;
-  MlirValue seen[64];
-  int numSeen = 0;
+  ValueSet seen;
+  seen.items = seen.onStack;
+  seen.count = 0;
+  seen.capacity = sizeof seen.onStack / sizeof seen.onStack[0];
   for (int i = g->kernels[kernel].root; i >= 0; i = g->nodes[i].nextInKernel) {
     MlirOperation op = g->nodes[i].op;
     for (intptr_t o = 0; o < mlirOperationGetNumOperands(op); o++) {
@@ -69,13 +100,8 @@ static double boundaryBytes(const LatGraph *g, int kernel) {
       MlirOperation producer = latProducer(v);
       if (inKernel(g, producer, kernel) || latIsInitProducer(producer))
         continue;
-      bool dup = false;
-      for (int s = 0; s < numSeen && !dup; s++)
-        dup = mlirValueEqual(seen[s], v);
-      if (dup)
+      if (!addValue(&seen, v))
         continue;
-      if (numSeen < 64)
-        seen[numSeen++] = v;
       double read = readBytes(g, v, 0);
       /* a gather reads the rows it selects, not its whole table */
       if (o == 0 && g->nodes[i].cls.id == LAT_CLASS_GATHER) {
@@ -94,21 +120,27 @@ static double boundaryBytes(const LatGraph *g, int kernel) {
         bytes += valueBytes(g, v);
     }
   }
+  if (seen.items != seen.onStack)
+    free(seen.items);
   return bytes;
 }
 
 /* Adds a text field; `value` must outlive the kernel (k->costDtype). */
 static void addFieldText(LatKernel *k, const char *name, const char *value) {
-  if (k->numFields == LAT_MAX_FIELDS)
+  if (k->numFields == LAT_MAX_FIELDS) {
+    k->fieldsCut++;
     return;
+  }
   k->fields[k->numFields].name = name;
   k->fields[k->numFields].value = value;
   k->numFields++;
 }
 
 static void addField(LatKernel *k, const char *name, double value) {
-  if (k->numFields == LAT_MAX_FIELDS)
+  if (k->numFields == LAT_MAX_FIELDS) {
+    k->fieldsCut++;
     return;
+  }
   snprintf(k->fieldText[k->numFields], sizeof k->fieldText[0], "%.17g", value);
   k->fields[k->numFields].name = name;
   k->fields[k->numFields].value = k->fieldText[k->numFields];
@@ -336,8 +368,6 @@ static void describeConv(LatKernel *k, MlirOperation op) {
            (long long)out.dims[h + 1], cin, cout, window, (long long)stride);
 }
 
-/* The work of one op: matmul 2mnk(batch), conv 2 x output x weight elements
- * per output channel, others their per-element flops x output elements. */
 /* The product of a linalg.generic's loop ranges, each read off an operand
  * dim its indexing map maps a loop to directly; 0 when a loop has none. */
 static double loopProduct(MlirOperation generic) {
@@ -366,6 +396,8 @@ static double loopProduct(MlirOperation generic) {
   return product;
 }
 
+/* The work of one op: matmul 2mnk(batch), conv 2 x output x weight elements
+ * per output channel, others their per-element flops x output elements. */
 static double opFlops(const LatNode *n) {
   MlirOperation op = n->op;
   if (mlirOperationGetNumResults(op) == 0)
@@ -453,7 +485,8 @@ static void kernelType(const LatGraph *g, LatKernel *k, bool batched,
                        const char *attention) {
   size_t used = 0;
   k->type[0] = '\0';
-  for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
+  k->typeCut = false;
+  for (int i = k->root; i >= 0 && !k->typeCut; i = g->nodes[i].nextInKernel) {
     const LatNode *n = &g->nodes[i];
     if (n->transparent || (n->group >= 0 && !n->groupHead))
       continue;
@@ -461,10 +494,32 @@ static void kernelType(const LatGraph *g, LatKernel *k, bool batched,
                       : n->group >= 0             ? latClassName(n->groupClass)
                       : (i == k->root && batched) ? "batch_matmul"
                                                   : n->cls.name;
-    used += (size_t)snprintf(k->type + used, sizeof k->type - used, "%s%s",
-                             used ? "+" : "", cls);
-    if (used >= sizeof k->type)
-      used = sizeof k->type - 1;
+    size_t add = strlen(cls) + (used ? 1 : 0);
+    if (used + add >= sizeof k->type) { /* whole classes or none: the */
+      k->typeCut = true;                /* cost model reads the root's */
+      break;
+    }
+    snprintf(k->type + used, sizeof k->type - used, "%s%s", used ? "+" : "",
+             cls);
+    used += add;
+  }
+}
+
+/* The kernel outgrew a fixed-size field: say so where it is. */
+static void warnLimits(MlirOperation root, const LatKernel *k) {
+  char text[200];
+  if (k->typeCut) {
+    snprintf(text, sizeof text,
+             "latency: kernel type name cut to its first classes (%zu "
+             "bytes): '%.60s...'",
+             sizeof k->type, k->type);
+    warnAt(root, text);
+  }
+  if (k->fieldsCut) {
+    snprintf(text, sizeof text,
+             "latency: %d query fields beyond the first %d dropped",
+             k->fieldsCut, LAT_MAX_FIELDS);
+    warnAt(root, text);
   }
 }
 
@@ -474,6 +529,7 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   MlirOperation root = rootNode->op;
   bool batched = false;
   k->numFields = 0;
+  k->fieldsCut = 0;
   k->axes[0] = '\0';
   k->flops = 0;
   for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
@@ -523,6 +579,8 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   k->bytes = boundaryBytes(g, kernel);
   if (warn) /* printing a location is costly; imagined kernels need none */
     latLocationText(root, k->loc, sizeof k->loc);
+  if (warn)
+    warnLimits(root, k);
 }
 
 void latGraphDescribe(LatGraph *g) {

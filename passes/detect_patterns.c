@@ -327,9 +327,6 @@ static int activationInput(const LatGraph *g, const Region *r) {
   return outside;
 }
 
-/* x * sigmoid(x) (SiLU, also as x / (1 + exp(-x))) and tanh-GELU, at the
- * final multiply: the region back to the input x, which it uses at least
- * twice; no reductions. */
 /* True when the region's one input from outside is a single block argument
  * (a function's input or weight), read by its members at least twice, and
  * everything else it reads is constant. */
@@ -353,6 +350,9 @@ static bool argumentInput(const LatGraph *g, const Region *r) {
   return uses >= 2;
 }
 
+/* x * sigmoid(x) (SiLU, also as x / (1 + exp(-x))) and tanh-GELU, at the
+ * final multiply: the region back to the input x, which it uses at least
+ * twice; no reductions. */
 static void matchActivation(LatGraph *g, int mul) {
   Region r = {{mul}, 1};
   grow(g, &r, -1, -1);

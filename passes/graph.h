@@ -70,7 +70,9 @@ typedef struct {
   int root;           /* first node of the kernel                   */
   int last;           /* last member node                           */
   int numOps;         /* members                                    */
-  char type[192];     /* classes joined with '+'                    */
+  char type[192];     /* classes joined with '+' (whole classes only) */
+  bool typeCut;       /* type holds only the first classes that fit */
+  int fieldsCut;      /* query fields beyond LAT_MAX_FIELDS, dropped */
   char dtype[24];     /* element type of the root's first operand   */
   char costDtype[24]; /* the type it is costed in (`precision=`) */
   char axes[160];     /* "m=.. n=.. k=.." and the like, for reports  */

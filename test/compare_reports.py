@@ -65,12 +65,18 @@ def capture_model(model, build, out_dir):
     plugin = os.path.join(build, "lib/LatencyPlugin.so")
     base = os.path.basename(model).replace(".mlir", "")
     for name, options in OPTION_SETS.items():
-        stem = os.path.join(out_dir, f"{base}.{name}")
-        reports = " ".join(f"report={stem}.{ext}" for ext in ("json", "md", "csv"))
-        opts = f"{options} {reports} trace={stem}.trace.json".strip()
-        pipeline = f"builtin.module(annotate-latency{{{opts}}})"
-        run([MLIR_OPT, f"--load-pass-plugin={plugin}", "--mlir-disable-threading",
-             f"--pass-pipeline={pipeline}", model], stem + ".ir", stem + ".err")
+        # one report per run (the option takes one path): JSON and the trace
+        # for every option set, Markdown and CSV for the default one
+        for ext in ("json", "md", "csv") if name == "default" else ("json",):
+            stem = os.path.join(out_dir, f"{base}.{name}")
+            out = f"{stem}.{ext}" if ext == "json" else f"{stem}.{ext}-run"
+            opts = f"{options} report={stem}.{ext}"
+            if ext == "json":
+                opts += f" trace={stem}.trace.json"
+            pipeline = f"builtin.module(annotate-latency{{{opts.strip()}}})"
+            run([MLIR_OPT, f"--load-pass-plugin={plugin}",
+                 "--mlir-disable-threading", f"--pass-pipeline={pipeline}",
+                 model], out + ".ir", out + ".err")
     stem = os.path.join(out_dir, f"{base}.detect")
     run([MLIR_OPT, f"--load-pass-plugin={plugin}", "--detect-fusion-kernels",
          model], stem + ".ir", stem + ".err")

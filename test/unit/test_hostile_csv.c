@@ -313,25 +313,41 @@ TEST(missing_device_file_is_io_error) {
   CHECK(strstr(err.message, "device.csv: cannot open") != NULL);
 }
 
+/* A profile path longer than the loader's buffers is refused by name, not
+ * cut to a shorter path that might exist (issue 12: no silent caps). */
+TEST(profile_path_too_long_is_an_error) {
+  static char dir[6000];
+  memset(dir, 'a', sizeof dir - 1);
+  dir[0] = '/';
+  dir[sizeof dir - 1] = '\0';
+  CmProfile p;
+  CmError err;
+  CHECK(cmProfileCreateFromDir(dir, &p, &err) == CM_ERR_IO);
+  CHECK(strstr(err.message, "path too long") != NULL);
+  CHECK(cmProfileIsNull(p));
+  char out[64];
+  CHECK(!cmProfileFindDir(dir, out, sizeof out, &err));
+}
+
 int main(int argc, char **argv) {
   if (argc < 3)
     return 2;
   snprintf(scratch, sizeof scratch, "%s", argv[2]);
-  return RUN_TESTS(T(missing_required_column_names_file_and_line),
-                   T(unparsable_number_names_file_and_line),
-                   T(unterminated_quote_is_a_format_error),
-                   T(quoted_fields_are_read_as_values),
-                   T(ragged_rows_are_errors),
-                   T(no_header_is_reported_as_missing_columns),
-                   T(one_megabyte_field_does_not_crash),
-                   T(regime_values_longer_than_127_bytes_are_errors),
-                   T(long_regime_spellings_keep_their_own_group),
-                   T(regime_value_with_key_separator_is_an_error),
-                   T(nul_byte_in_a_field_is_an_error),
-                   T(axis_outside_its_transform_domain_is_an_error),
-                   T(odd_spellings_load_by_query_as_a_whole_load),
-                   T(transform_collapsing_two_points_still_interpolates),
-                   T(denormal_latency_keeps_1d_weights_finite),
-                   T(unknown_kernel_without_policy_is_explained),
-                   T(missing_device_file_is_io_error));
+  return RUN_TESTS(
+      T(missing_required_column_names_file_and_line),
+      T(unparsable_number_names_file_and_line),
+      T(unterminated_quote_is_a_format_error),
+      T(quoted_fields_are_read_as_values), T(ragged_rows_are_errors),
+      T(no_header_is_reported_as_missing_columns),
+      T(one_megabyte_field_does_not_crash),
+      T(regime_values_longer_than_127_bytes_are_errors),
+      T(long_regime_spellings_keep_their_own_group),
+      T(regime_value_with_key_separator_is_an_error),
+      T(nul_byte_in_a_field_is_an_error),
+      T(axis_outside_its_transform_domain_is_an_error),
+      T(odd_spellings_load_by_query_as_a_whole_load),
+      T(transform_collapsing_two_points_still_interpolates),
+      T(denormal_latency_keeps_1d_weights_finite),
+      T(unknown_kernel_without_policy_is_explained),
+      T(missing_device_file_is_io_error), T(profile_path_too_long_is_an_error));
 }

@@ -118,6 +118,11 @@ const char *cmQueryFindField(const CmQuery *query, const char *name);
 /// Returns a malloc'ed copy of `text`, or NULL when out of memory.
 char *cmStrDup(const char *text);
 
+/// Writes "`dir`/`name`" into `out` (`size` bytes). A path that does not fit
+/// is an error (CM_ERR_IO, "path too long"), never a shorter path.
+CmStatus cmPathJoin(char *out, size_t size, const char *dir, const char *name,
+                    CmError *err);
+
 /*--- The on-disk triangulation cache ---*/
 
 /// Copies the last cache note ("cache entry PATH is corrupt (...); rebuilt")
