@@ -327,6 +327,27 @@ static void freeFunctions(LatFunctionReport *fns, long n) {
   free(fns);
 }
 
+/* What the profile's compiler folds (LatInputs): device.csv's
+ * `fold_constants` (default 1: all constant work folds) and, when it is 0,
+ * `fold_constants.<dialect>` 1 for the dialects folded all the same;
+ * `buffer` holds their names. */
+static void profileFolding(CmProfile profile, LatInputs *inputs, char *buffer,
+                           size_t size) {
+  static const char *const dialects[] = {"tosa", "linalg", "tensor", "arith"};
+  inputs->constantWorkRuns =
+      cmProfileGetDeviceNumber(profile, "fold_constants", 1) == 0;
+  buffer[0] = '\0';
+  for (size_t i = 0; i < sizeof dialects / sizeof dialects[0]; i++) {
+    char key[64];
+    snprintf(key, sizeof key, "fold_constants.%s", dialects[i]);
+    size_t used = strlen(buffer);
+    if (cmProfileGetDeviceNumber(profile, key, 0) != 0)
+      snprintf(buffer + used, size - used, "%s%s", used ? "," : "",
+               dialects[i]);
+  }
+  inputs->foldingDialects = buffer;
+}
+
 /* Builds and groups the graphs of every function of `module`; returns the
  * count, or -1 when out of memory. */
 static long buildFunctions(MlirOperation module, bool fusion,
@@ -443,8 +464,10 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
       !loadProfile(module, options->profile, &profile))
     return mlirLogicalResultFailure();
   LatFunctionReport *fns = NULL;
-  LatInputs inputs = {options->inputs, options->numInputs,
-                      options->inputsGiven};
+  LatInputs inputs = {options->inputs, options->numInputs, options->inputsGiven,
+                      false, NULL};
+  char folding[64];
+  profileFolding(profile, &inputs, folding, sizeof folding);
   long n =
       buildFunctions(module, mode == kFusionRules, &inputs, &profile, &fns);
   bool ok = n >= 0;
@@ -532,7 +555,10 @@ MlirLogicalResult latDetectFusionKernels(MlirOperation module,
   if (!loadProfileWithRules(module, profileName, rules, &profile))
     return mlirLogicalResultFailure();
   LatFunctionReport *fns = NULL;
-  long n = buildFunctions(module, true, NULL, &profile, &fns);
+  LatInputs inputs = {NULL, 0, false, false, NULL};
+  char folding[64];
+  profileFolding(profile, &inputs, folding, sizeof folding);
+  long n = buildFunctions(module, true, &inputs, &profile, &fns);
   for (long i = 0; i < n; i++) {
     LatGraph *g = &fns[i].graph;
     latGraphDescribe(g);
