@@ -160,12 +160,16 @@ void latGraphCompactKernels(LatGraph *g) {
  * that node's kernel when the rule (its class, the consumer's class) exists
  * -- nn-Meter's rule, with the layout op as the producer -- and its ops
  * become transparent: the kernel keeps the consumer's root, name and
- * estimate. Last kernel first, so chains of such kernels fold in turn. */
+ * estimate. Last kernel first, so chains of such kernels fold in turn.
+ * Constant work the profile's compiler runs on every call (a transposed
+ * constant weight) is not an exporter's wrapping that compilers absorb:
+ * it stays a kernel of its own, costed by its own tables. */
 static void foldLayoutPrologues(
     LatGraph *g, bool (*rules)(void *, const char *, const char *), void *ctx) {
   for (size_t k = g->numKernels; k-- > 0;) {
     LatKernel *layout = &g->kernels[k];
-    if (!isPrologueOnly(g, layout, true))
+    if (!isPrologueOnly(g, layout, true) ||
+        (g->inputs.constantWorkRuns && g->nodes[layout->root].constant))
       continue;
     int consumer = soleConsumer(g, (int)k);
     if (consumer < 0 || g->nodes[consumer].kernel < 0 ||

@@ -104,6 +104,25 @@ static void markArgumentViews(LatGraph *g) {
   }
 }
 
+/* True when the compiler the profile describes folds `n` on constants:
+ * every compiler does by default; one that runs constant work on every call
+ * (inputs.constantWorkRuns) still folds the dialects it names. */
+static bool foldsOnConstants(const LatGraph *g, const LatNode *n) {
+  if (!g->inputs.constantWorkRuns)
+    return true;
+  const char *dialects = g->inputs.foldingDialects;
+  char name[128];
+  latOpName(n->op, name, sizeof name);
+  size_t length = strcspn(name, ".");
+  while (dialects && *dialects) {
+    size_t d = strcspn(dialects, ",");
+    if (d == length && !strncmp(dialects, name, length))
+      return true;
+    dialects += d + (dialects[d] == ',');
+  }
+  return false;
+}
+
 /* Marks the nodes whose operands are all constants as constant, and takes
  * the costed and view ones among them out of detection: BN's rsqrt(var +
  * eps) on constant statistics, reshuffles of constant weights. Unknown ops
@@ -111,7 +130,8 @@ static void markArgumentViews(LatGraph *g) {
  * that are not constants themselves. Convs, matmuls and the like stay
  * kernels even on constants (a merged LoRA weight, say): a compiler may
  * fold them, but every conv and matmul of a graph is promised a kernel
- * with a latency (docs/attributes.md). */
+ * with a latency (docs/attributes.md). Constant work the profile's compiler
+ * runs on every call (foldsOnConstants) stays a kernel. */
 static void skipConstantFolded(LatGraph *g) {
   for (size_t i = 0; i < g->numNodes; i++) {
     LatNode *n = &g->nodes[i];
@@ -126,7 +146,7 @@ static void skipConstantFolded(LatGraph *g) {
     for (intptr_t o = 0; o < numOperands && constant; o++)
       constant = isConstantValue(g, latOperand(n->op, o));
     n->constant = constant;
-    if (constant) {
+    if (constant && foldsOnConstants(g, n)) {
       g->foldedOps += n->cls.role == LAT_ROLE_COSTED;
       n->cls.role = LAT_ROLE_SKIP;
     }

@@ -52,10 +52,16 @@ typedef struct {
 
 /// Which function arguments change per inference (`inputs=`): every other
 /// tensor argument is a weight, and ops on weights and constants only fold.
+/// What folds is the compiler's business: a profile measured through a
+/// pipeline that runs constant work on every call says so in device.csv
+/// (`fold_constants` 0, `fold_constants.<dialect>` 1 for a dialect whose
+/// constant work it does fold), and such ops stay kernels.
 typedef struct {
   const int64_t *indices; /* argument indices                   */
   size_t count;
-  bool given; /* false: every argument is an input (default) */
+  bool given;                  /* false: every argument is an input */
+  bool constantWorkRuns;       /* fold_constants = 0                */
+  const char *foldingDialects; /* "tosa,..." folded all the same, or NULL */
 } LatInputs;
 
 /// Why a kernel was answered by the roofline, not a table.

@@ -145,9 +145,32 @@ static long buildFunctions(MlirOperation module, bool fusion,
   return (long)n;
 }
 
+/* What the profile's compiler folds (LatInputs): device.csv's
+ * `fold_constants` (default 1: all constant work folds) and, when it is 0,
+ * `fold_constants.<dialect>` 1 for the dialects folded all the same;
+ * `buffer` holds their names. */
+static void profileFolding(CmProfile profile, LatInputs *inputs, char *buffer,
+                           size_t size) {
+  static const char *const dialects[] = {"tosa", "linalg", "tensor", "arith"};
+  inputs->constantWorkRuns =
+      cmProfileGetDeviceNumber(profile, "fold_constants", 1) == 0;
+  buffer[0] = '\0';
+  for (size_t i = 0; i < sizeof dialects / sizeof dialects[0]; i++) {
+    char key[64];
+    snprintf(key, sizeof key, "fold_constants.%s", dialects[i]);
+    size_t used = strlen(buffer);
+    if (cmProfileGetDeviceNumber(profile, key, 0) != 0)
+      snprintf(buffer + used, size - used, "%s%s", used ? "," : "",
+               dialects[i]);
+  }
+  inputs->foldingDialects = buffer;
+}
+
 bool latPassDetect(LatPass *pass, bool fusion, const LatInputs *inputs) {
-  pass->count =
-      buildFunctions(pass->module, fusion, inputs, &pass->profile, &pass->fns);
+  LatInputs folding = inputs ? *inputs : (LatInputs){0};
+  profileFolding(pass->profile, &folding, pass->folding, sizeof pass->folding);
+  pass->count = buildFunctions(pass->module, fusion, &folding, &pass->profile,
+                               &pass->fns);
   if (pass->count >= 0)
     return true;
   pass->count = 0;

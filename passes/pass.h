@@ -23,6 +23,7 @@ typedef struct {
   LatFusionContext fusion; /* prices fusion edges (profile, rules)    */
   bool gains;              /* price every fusion edge (latency.fusion) */
   unsigned char *progress; /* estimate.c: per function, owned          */
+  char folding[64];        /* dialects that fold constant work anyway  */
 } LatPass;
 
 /// Starts `pass` on `module`: loads the profile `name` (or the default)
@@ -33,7 +34,9 @@ bool latPassLoadProfile(LatPass *pass, MlirOperation module, const char *name,
 
 /// Builds the graph of every function with a body, classifies its ops and
 /// detects its kernels (fusion rules of the profile when `fusion`, else one
-/// op per kernel). False with an error at the module when out of memory.
+/// op per kernel); `inputs` (may be NULL) gets what the profile's compiler
+/// folds (device.csv fold_constants). False with an error at the module when
+/// out of memory.
 bool latPassDetect(LatPass *pass, bool fusion, const LatInputs *inputs);
 
 /// Loads the profile tables that could answer the described kernels of

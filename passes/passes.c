@@ -130,8 +130,8 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
   double precisionBytes;
   FusionMode mode;
   LatPass pass;
-  LatInputs inputs = {options->inputs, options->numInputs,
-                      options->inputsGiven};
+  LatInputs inputs = {options->inputs, options->numInputs, options->inputsGiven,
+                      false, NULL};
   if (!resolvePrecision(module, options->precision, &precision,
                         &precisionBytes) ||
       !resolveFusion(module, options->fusion, &mode) ||

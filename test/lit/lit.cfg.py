@@ -28,6 +28,7 @@ config.substitutions += [
     ("%latency_eval", os.path.join(bin_dir, "latency-eval")),
     ("%models", os.path.join(config.latency_src_root, "test", "models")),
     ("%profiles", os.path.join(config.latency_src_root, "profiles")),
+    ("%scripts", os.path.join(config.latency_src_root, "scripts")),
     ("%inputs", os.path.join(config.test_source_root, "Inputs")),
     ("%python", config.python),
 ]

@@ -78,3 +78,7 @@ bool lpPipelinePasses(const LpPipeline *pipeline, const char *schedulePath,
              : snprintf(out, size, "%s", pipeline->passes);
   return n >= 0 && (size_t)n < size;
 }
+
+bool lpPipelineFoldsTosaConstants(const char *passes) {
+  return passes && strstr(passes, "tosa-layerwise-constant-fold") != NULL;
+}

@@ -34,4 +34,8 @@ LpPipeline lpPipelineResolve(const char *spec);
 bool lpPipelinePasses(const LpPipeline *pipeline, const char *schedulePath,
                       char *out, size_t size);
 
+/// Returns true when `passes` folds TOSA ops on constants at compile time
+/// (tosa-layerwise-constant-fold); no pipeline folds other constant work.
+bool lpPipelineFoldsTosaConstants(const char *passes);
+
 #endif /* LATENCY_PROFILE_PIPELINES_H */

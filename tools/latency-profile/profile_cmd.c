@@ -93,8 +93,9 @@ static int collect(const LpOptions *o, CmProfile rules, const char *kernelDir,
   int failed = 0;
   for (int i = 0; i < o->numModels; i++) {
     char err[1200];
-    if (!lpShapeSetAddModel(set, &host, rules, o->models[i], kernelDir, err,
-                            sizeof err)) {
+    if (!lpShapeSetAddModel(set, &host, rules,
+                            lpPipelineResolve(o->pipeline).passes, o->models[i],
+                            kernelDir, err, sizeof err)) {
       fprintf(stderr, "latency-profile: %s: %s\n", o->models[i], err);
       failed++;
     }

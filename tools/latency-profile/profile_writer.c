@@ -196,6 +196,11 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
     fprintf(out, "mem_bw,%.6g\n", d->memBw);
   if (d->launchUs > 0)
     fprintf(out, "launch_us,%.6g\n", d->launchUs);
+  /* The pipelines run constant work (a transposed constant weight) on every
+     call, TOSA's excepted: the pass then keeps it as kernels. */
+  fputs("fold_constants,0\n", out);
+  if (lpPipelineFoldsTosaConstants(info->passes))
+    fputs("fold_constants.tosa,1\n", out);
   writeEfficiencies(out, d);
   if (fclose(out) != 0) {
     snprintf(err, size, "cannot write %s", path);

@@ -12,6 +12,7 @@
 #include "cutout.h"
 #include "detect.h"
 #include "files.h"
+#include "pipelines.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +23,11 @@ static bool profileRules(void *ctx, const char *producer,
   return cmProfileAllowsFusion(*(CmProfile *)ctx, producer, consumer);
 }
 
-bool lpDetectKernels(MlirOperation func, CmProfile rules, LatGraph *graph) {
+bool lpDetectKernels(MlirOperation func, CmProfile rules, const char *passes,
+                     LatGraph *graph) {
   memset(graph, 0, sizeof *graph);
-  LatInputs inputs = {NULL, 0, false};
+  LatInputs inputs = {NULL, 0, false, true,
+                      lpPipelineFoldsTosaConstants(passes) ? "tosa" : NULL};
   if (!latGraphBuild(mlirOperationGetRegion(func, 0), &inputs, true, graph))
     return false;
   latGraphMatchPatterns(graph, true);
@@ -125,8 +128,8 @@ int lpShapeSetAdd(LpShapeSet *set, LpHost *host, const LatGraph *g, int k,
 }
 
 bool lpShapeSetAddModel(LpShapeSet *set, LpHost *host, CmProfile rules,
-                        const char *path, const char *kernelDir, char *err,
-                        size_t size) {
+                        const char *passes, const char *path,
+                        const char *kernelDir, char *err, size_t size) {
   MlirModule module = lpHostParseFile(host, path, err, size);
   if (mlirModuleIsNull(module))
     return false;
@@ -137,7 +140,7 @@ bool lpShapeSetAddModel(LpShapeSet *set, LpHost *host, CmProfile rules,
     if (!lpIsFunctionWithBody(op))
       continue;
     LatGraph graph;
-    ok = lpDetectKernels(op, rules, &graph);
+    ok = lpDetectKernels(op, rules, passes, &graph);
     for (size_t k = 0; ok && k < graph.numKernels; k++)
       ok = lpShapeSetAdd(set, host, &graph, (int)k, lpBaseName(path),
                          kernelDir) >= 0;

@@ -40,9 +40,12 @@ typedef struct {
 } LpShapeSet;
 
 /// Builds the kernels of function `func` into `*graph` as annotate-latency
-/// does (every argument an input, fusion by `rules`) and describes them;
-/// false when out of memory. Release with latGraphFree.
-bool lpDetectKernels(MlirOperation func, CmProfile rules, LatGraph *graph);
+/// does with a profile of pipeline `passes` (every argument an input,
+/// fusion by `rules`, constant work kept as kernels unless `passes` folds
+/// it) and describes them; false when out of memory. Release with
+/// latGraphFree.
+bool lpDetectKernels(MlirOperation func, CmProfile rules, const char *passes,
+                     LatGraph *graph);
 
 /// Returns the index in `set` of the shape of kernel `k` of `graph`,
 /// adding it when new: its cut-out is written under `kernelDir` (a shape
@@ -54,8 +57,8 @@ int lpShapeSetAdd(LpShapeSet *set, LpHost *host, const LatGraph *graph, int k,
 /// Adds the kernels of every function of the model at `path`; false with
 /// the reason in `err` when it does not parse.
 bool lpShapeSetAddModel(LpShapeSet *set, LpHost *host, CmProfile rules,
-                        const char *path, const char *kernelDir, char *err,
-                        size_t size);
+                        const char *passes, const char *path,
+                        const char *kernelDir, char *err, size_t size);
 
 /// Returns the value of field `name` of `shape`, or NULL.
 const char *lpShapeField(const LpShape *shape, const char *name);

@@ -175,7 +175,8 @@ static bool measureCandidate(LpShapeSet *set, const LpSweep *sw, LpHost *host,
   char type[192];
   snprintf(type, sizeof type, "%s", set->items[c->base].type);
   MlirOperation func = lpFindFunction(module, "forward");
-  if (!mlirOperationIsNull(func) && lpDetectKernels(func, sw->rules, &g)) {
+  if (!mlirOperationIsNull(func) &&
+      lpDetectKernels(func, sw->rules, sw->info->passes, &g)) {
     int k = generatedKernel(&g, type);
     if (k >= 0)
       lpShapeSetAdd(set, host, &g, k, "sweep", sw->kernelDir);

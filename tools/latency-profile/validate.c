@@ -13,6 +13,7 @@
 #include "commands.h"
 
 #include "files.h"
+#include "pipelines.h"
 #include "spawn.h"
 #include "timing.h"
 #include "validate.h"
@@ -157,7 +158,8 @@ static bool readPrediction(Validation *v, const char *annotated,
   if (!ok)
     snprintf(err, size, "no function %s with a body",
              v->o->entry ? v->o->entry : "");
-  ok = ok && lpDetectKernels(func, v->rules, &graph);
+  ok = ok && lpDetectKernels(func, v->rules,
+                             lpPipelineResolve(v->pipeline).passes, &graph);
   if (ok) {
     MlirAttribute total = mlirOperationGetDiscardableAttributeByName(
         func, mlirStringRefCreateFromCString("latency.total_us"));
