@@ -25,6 +25,13 @@ typedef struct {
   char *consumer; /* op class of the consumer */
 } CmFusionRule;
 
+/// A (producer, consumer) pair measured on the device: fused / apart.
+typedef struct {
+  char *producer; /* op class of the producer          */
+  char *consumer; /* op class of the consumer          */
+  double ratio;   /* fused_us / (op1_us + op2_us), > 0 */
+} CmFusionMeasurement;
+
 struct CmProfileImpl {
   char *dir;              /* directory loaded from                  */
   const char *deviceName; /* borrowed from the "name" entry, or ""  */
@@ -32,11 +39,13 @@ struct CmProfileImpl {
   size_t numDevice;       /* entries in device                      */
   CmFusionRule *rules;    /* fusion.csv rows                        */
   size_t numRules;        /* entries in rules                       */
-  CmPolicySet policies;   /* built-in defaults + policy.csv         */
-  CmGroupSet groups;      /* measured points by kernel and regime   */
-  size_t numRows;         /* valid table rows                       */
-  size_t numDropped;      /* rows dropped for a bad latency         */
-  bool tablesLoaded;      /* tables read (all, or by kernel)        */
+  CmFusionMeasurement *fusionMeasured; /* fusion.csv's measured pairs */
+  size_t numFusionMeasured;
+  CmPolicySet policies; /* built-in defaults + policy.csv         */
+  CmGroupSet groups;    /* measured points by kernel and regime   */
+  size_t numRows;       /* valid table rows                       */
+  size_t numDropped;    /* rows dropped for a bad latency         */
+  bool tablesLoaded;    /* tables read (all, or by kernel)        */
 };
 
 /// Loads fusion rules from `path` into `*rules`/`*numRules` (caller frees
@@ -44,6 +53,18 @@ struct CmProfileImpl {
 CmStatus cmFusionRulesLoad(const char *path, const char *name,
                            CmFusionRule **rules, size_t *numRules,
                            CmError *err);
+
+/// Loads the measured pairs of the fusion.csv at `path` (columns
+/// `op1_us`, `op2_us`, `fused_us`; none when it lacks them) into `*out` /
+/// `*count` (caller frees with cmFusionMeasurementsFree); `name` prefixes
+/// errors. A cell that is not a positive time is an error; empty ones skip
+/// the row.
+CmStatus cmFusionMeasurementsLoad(const char *path, const char *name,
+                                  CmFusionMeasurement **out, size_t *count,
+                                  CmError *err);
+
+/// Frees `count` measured pairs and the array.
+void cmFusionMeasurementsFree(CmFusionMeasurement *items, size_t count);
 
 /// Frees `numRules` rules and the array.
 void cmFusionRulesFree(CmFusionRule *rules, size_t numRules);
