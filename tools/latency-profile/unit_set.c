@@ -1,10 +1,14 @@
-/*===- unit_set.c - cut-outs measured once, however often they recur ------===*
+/*===- unit_set.c - distinct cut-outs, and an edge measured in one child ---===*
  *
  * A linear scan over the texts finds a repeat: a few hundred units per run,
  * each compared only when its length matches.
  *
  *===----------------------------------------------------------------------===*/
 #include "unit_set.h"
+
+#include "files.h"
+
+#include "mlir-c/BuiltinAttributes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -66,40 +70,70 @@ int lpUnitSetAdd(LpUnitSet *set, const char *path, const char *type) {
   return (int)set->count++;
 }
 
-bool lpUnitMeasure(LpUnitSet *set, int i, const LpMeasureConfig *config) {
-  LpUnit *u = &set->items[i];
-  if (!u->measured) {
-    char log[1200];
-    snprintf(log, sizeof log, "%s.log", u->file);
-    lpMeasureFile(config, u->file, "kernel", u->type, log, &u->result);
-    u->measured = true;
-    if (u->result.ok)
-      unlink(log);
-  }
-  return u->result.ok;
+/* Appends function @kernel of the module at `path` to `into`, renamed
+ * `name`; false with the reason in `err`. */
+static bool appendKernel(LpHost *host, MlirModule into, const char *path,
+                         const char *name, char *err, size_t size) {
+  MlirModule from = lpHostParseFile(host, path, err, size);
+  if (mlirModuleIsNull(from))
+    return false;
+  MlirOperation func = lpFindFunction(from, "kernel");
+  bool ok = !mlirOperationIsNull(func);
+  if (ok) {
+    MlirOperation clone = mlirOperationClone(func);
+    mlirOperationSetAttributeByName(
+        clone, mlirStringRefCreateFromCString("sym_name"),
+        mlirStringAttrGet(host->ctx, mlirStringRefCreateFromCString(name)));
+    mlirBlockAppendOwnedOperation(mlirModuleGetBody(into), clone);
+  } else
+    snprintf(err, size, "%.300s: no function @kernel", path);
+  mlirModuleDestroy(from);
+  return ok;
 }
 
-bool lpMeasureEdge(LpUnitSet *set, const LpEdgeUnits *edge,
-                   const LpMeasureConfig *config, LpEdgeTiming *out) {
+/* Writes the three units of `edge` as one module to `path`. */
+static bool writeEdgeModule(LpHost *host, const LpUnitSet *set,
+                            const LpEdgeUnits *edge, const char *path,
+                            char *err, size_t size) {
   static const char *const names[] = {"producer", "consumer", "fused"};
   const int units[] = {edge->producer, edge->consumer, edge->fused};
-  double us[3], variance = 0;
+  MlirModule module = mlirModuleCreateEmpty(mlirLocationUnknownGet(host->ctx));
+  bool ok = true;
+  for (int i = 0; ok && i < 3; i++)
+    ok = appendKernel(host, module, set->items[units[i]].file, names[i], err,
+                      size);
+  ok = ok &&
+       lpWriteOperation(mlirModuleGetOperation(module), path, false, err, size);
+  mlirModuleDestroy(module);
+  return ok;
+}
+
+bool lpMeasureEdge(LpHost *host, LpUnitSet *set, const LpEdgeUnits *edge,
+                   const LpMeasureConfig *config, LpEdgeTiming *out) {
+  char path[1100], log[1200];
   memset(out, 0, sizeof *out);
-  for (int i = 0; i < 3; i++) {
-    if (!lpUnitMeasure(set, units[i], config)) {
-      snprintf(out->error, sizeof out->error, "%s: %.600s", names[i],
-               set->items[units[i]].result.error);
-      return false;
-    }
-    const LpMeasurement *m = &set->items[units[i]].result;
-    us[i] = m->us;
-    variance += (m->cvPct / 100 * m->us) * (m->cvPct / 100 * m->us);
+  snprintf(path, sizeof path, "%s/edge-%04zu.mlir", set->dir, set->numEdges++);
+  snprintf(log, sizeof log, "%s.log", path);
+  if (!writeEdgeModule(host, set, edge, path, out->error, sizeof out->error))
+    return false;
+  LpMeasurement m;
+  lpMeasureFile(config, path, "producer,consumer,fused",
+                set->items[edge->fused].type, log, &m);
+  if (m.ok && (m.numOthers < 2 || !m.hasDiff))
+    snprintf(m.error, sizeof m.error, "the child timed %d of 3 functions",
+             m.numOthers + 1);
+  if (!m.ok || m.numOthers < 2 || !m.hasDiff) {
+    snprintf(out->error, sizeof out->error, "%.500s (%.190s)", m.error,
+             lpBaseName(path));
+    return false;
   }
+  unlink(log);
   out->ok = true;
-  out->producerUs = us[0];
-  out->consumerUs = us[1];
-  out->fusedUs = us[2];
-  out->noiseUs = fmax(2 * sqrt(variance), 0.01 * (us[0] + us[1]));
+  out->producerUs = m.us;
+  out->consumerUs = m.otherUs[0];
+  out->fusedUs = m.otherUs[1];
+  out->gainUs = m.diffUs;
+  out->noiseUs = fmax(2 * m.diffSeUs, 0.005 * (m.us + m.otherUs[0]));
   return true;
 }
 

@@ -39,6 +39,7 @@ typedef struct {
   size_t count, capacity;
   int *kernelUnit; /* per kernel of the current graph: unit, -2 unwritten */
   const char *model;
+  int modelEdges; /* distinct edges of the current model so far */
   char function[128];
 } Run;
 
@@ -138,7 +139,8 @@ static bool addEdge(Run *r, const LpFusionEdge *e) {
     r->edges = edges;
     r->capacity = capacity;
   }
-  r->edges[r->count++] = *e;
+  r->edges[r->count] = *e;
+  r->edges[r->count++].rank = r->modelEdges++;
   return true;
 }
 
@@ -213,6 +215,7 @@ static bool functionEdges(Run *r, MlirOperation func) {
 static bool modelEdges(Run *r, int index) {
   char annotated[200], log[200], err[1200];
   r->model = r->o->models[index];
+  r->modelEdges = 0;
   snprintf(annotated, sizeof annotated, "%s/annotated-%d.mlir", r->work, index);
   snprintf(log, sizeof log, "%s/predict-%d.log", r->work, index);
   MlirModule module = {NULL};
@@ -285,7 +288,9 @@ static void tearDown(Run *r) {
   free(r->edges);
 }
 
-/* Measures the edges in order until the budget (from `start`) is spent. */
+/* Measures the edges until the budget (from `start`) is spent, round-robin
+ * over the models (every model's first edge, then every second, ...), so
+ * a budget that ends early still covers every model. */
 static void measureEdges(Run *r, double start) {
   LpMeasureConfig config;
   lpKernelConfig(&config, r->o, r->units.count);
@@ -293,11 +298,18 @@ static void measureEdges(Run *r, double start) {
   printf("%zu fusion edges, %zu distinct cut-outs; pipeline %s\n", r->count,
          r->units.count, r->pipeline);
   fflush(stdout);
-  for (size_t i = 0; i < r->count; i++) {
-    if (r->o->budget > 0 && lpNow() > start + r->o->budget)
-      break;
-    r->edges[i].tried = true;
-    lpMeasureEdge(&r->units, &r->edges[i].units, &config, &r->edges[i].timing);
+  bool more = true;
+  for (int rank = 0; more; rank++) {
+    more = false;
+    for (size_t i = 0; i < r->count; i++) {
+      if (r->edges[i].rank != rank ||
+          (r->o->budget > 0 && lpNow() > start + r->o->budget))
+        continue;
+      more = true;
+      r->edges[i].tried = true;
+      lpMeasureEdge(&r->host, &r->units, &r->edges[i].units, &config,
+                    &r->edges[i].timing);
+    }
   }
 }
 

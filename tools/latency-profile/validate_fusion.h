@@ -22,6 +22,7 @@ typedef struct {
   double predictedUnfusedUs;
   LpEdgeUnits units;   /* the cut-outs                          */
   int count;           /* edges with these cut-outs and reason  */
+  int rank;            /* its place among its model's edges     */
   bool tried;          /* measurement attempted (budget left)   */
   LpEdgeTiming timing; /* what the host measured                */
 } LpFusionEdge;
@@ -32,10 +33,12 @@ typedef struct {
   size_t agreeing;             /* with the same sign              */
   double agreementPct;         /* agreeing / edges                */
   double weightedAgreementPct; /* weighted by |measured gain|     */
+  size_t resolved;             /* edges whose |gain| beats noise  */
+  double resolvedAgreementPct; /* agreement among those           */
 } LpFusionAgreement;
 
 /// Returns the gain the host measured for `edge`: the sides apart minus
-/// fused, in us.
+/// fused, paired repetition by repetition (median), in us.
 double lpMeasuredGainUs(const LpFusionEdge *edge);
 
 /// Returns true when the pass's sign of gain_us (pays: > 0) is the
@@ -48,9 +51,9 @@ LpFusionAgreement lpFusionAgreement(const LpFusionEdge *edges, size_t count);
 /// Prints one line per edge and the agreement to stdout.
 void lpPrintFusionValidation(const LpFusionEdge *edges, size_t count);
 
-/// Writes `{"profile", "pipeline", "edges", "agreement_pct",
-/// "weighted_agreement_pct", "pairs": [...], "failed": [...]}` to `path`;
-/// false when it cannot.
+/// Writes `{"profile", "pipeline", "edges", "agreeing", "agreement_pct",
+/// "weighted_agreement_pct", "resolved_edges", "resolved_agreement_pct",
+/// "pairs": [...], "failed": [...]}` to `path`; false when it cannot.
 bool lpWriteFusionValidationJson(const char *path, const char *profile,
                                  const char *pipeline,
                                  const LpFusionEdge *edges, size_t count);

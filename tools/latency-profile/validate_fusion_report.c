@@ -5,6 +5,8 @@
  * weighted figure weighs each edge by the size of the measured gain or
  * loss, so an edge the host cannot tell apart from noise counts little.
  * Only measured edges count; the others are listed apart, with the reason.
+ * Edges whose measured gain beats its noise margin are also counted apart:
+ * there the host's sign is not a coin toss.
  *
  *===----------------------------------------------------------------------===*/
 #include "validate_fusion.h"
@@ -15,17 +17,16 @@
 #include <stdio.h>
 #include <string.h>
 
-double lpMeasuredGainUs(const LpFusionEdge *e) {
-  return e->timing.producerUs + e->timing.consumerUs - e->timing.fusedUs;
-}
+double lpMeasuredGainUs(const LpFusionEdge *e) { return e->timing.gainUs; }
 
 bool lpFusionSignsAgree(const LpFusionEdge *e) {
   return (e->predictedGainUs > 0) == (lpMeasuredGainUs(e) > 0);
 }
 
 LpFusionAgreement lpFusionAgreement(const LpFusionEdge *edges, size_t count) {
-  LpFusionAgreement a = {0, 0, 0, 0};
+  LpFusionAgreement a = {0, 0, 0, 0, 0, 0};
   double weight = 0, agreeingWeight = 0;
+  size_t resolvedAgreeing = 0;
   for (size_t i = 0; i < count; i++) {
     if (!edges[i].timing.ok)
       continue;
@@ -35,7 +36,13 @@ LpFusionAgreement lpFusionAgreement(const LpFusionEdge *edges, size_t count) {
     a.agreeing += agree;
     weight += w;
     agreeingWeight += agree ? w : 0;
+    if (w > edges[i].timing.noiseUs) {
+      a.resolved++;
+      resolvedAgreeing += agree;
+    }
   }
+  a.resolvedAgreementPct =
+      a.resolved ? 100.0 * (double)resolvedAgreeing / (double)a.resolved : 0;
   a.agreementPct = a.edges ? 100.0 * (double)a.agreeing / (double)a.edges : 0;
   a.weightedAgreementPct = weight > 0 ? 100 * agreeingWeight / weight : 0;
   return a;
@@ -62,9 +69,10 @@ void lpPrintFusionValidation(const LpFusionEdge *edges, size_t count) {
     printEdge(&edges[i]);
   LpFusionAgreement a = lpFusionAgreement(edges, count);
   printf("fusion edges: %zu measured, %zu not; sign agreement %.1f%% (%zu of "
-         "%zu), weighted by measured difference %.1f%%\n",
+         "%zu), weighted by measured difference %.1f%%; %zu edges beyond the "
+         "noise: %.1f%%\n",
          a.edges, count - a.edges, a.agreementPct, a.agreeing, a.edges,
-         a.weightedAgreementPct);
+         a.weightedAgreementPct, a.resolved, a.resolvedAgreementPct);
 }
 
 static void jsonEdgeHead(FILE *out, const LpFusionEdge *e) {
@@ -134,8 +142,10 @@ bool lpWriteFusionValidationJson(const char *path, const char *profile,
   cmJsonPrintString(out, pipeline);
   fprintf(out,
           ", \"edges\": %zu, \"agreeing\": %zu, \"agreement_pct\": %.4g, "
-          "\"weighted_agreement_pct\": %.4g, \"pairs\": ",
-          a.edges, a.agreeing, a.agreementPct, a.weightedAgreementPct);
+          "\"weighted_agreement_pct\": %.4g, \"resolved_edges\": %zu, "
+          "\"resolved_agreement_pct\": %.4g, \"pairs\": ",
+          a.edges, a.agreeing, a.agreementPct, a.weightedAgreementPct,
+          a.resolved, a.resolvedAgreementPct);
   jsonEdges(out, edges, count, true);
   fputs(", \"failed\": ", out);
   jsonEdges(out, edges, count, false);
