@@ -1,12 +1,12 @@
 /*===- fusion_measured.c - fused / apart ratios measured per class pair ----===*
  *
  * A fusion.csv written by `latency-profile --fusion-rules` carries, beside
- * each (producer, consumer) pair, what the host measured: the producer
- * alone (`op1_us`), the consumer alone (`op2_us`) and both as one kernel
- * (`fused_us`). The ratio fused / (op1 + op2) is what fusing that pair does
- * on the device, rule or not. A file without those columns has no ratios;
- * a row with them empty (a pair not measured) has none either. Invariant:
- * every ratio kept is finite and positive.
+ * each (producer, consumer) pair, what the host measured, among it
+ * `gain_pct`: how much less the two took as one kernel than apart, in
+ * percent of apart. 1 - gain_pct / 100 is what fusing that pair does on
+ * the device, rule or not. A file without the column has no ratios; a row
+ * with it empty (a pair not measured) has none either. Invariant: every
+ * ratio kept is finite and positive.
  *
  *===----------------------------------------------------------------------===*/
 #include "profile.h"
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kProducer, kConsumer, kOp1, kOp2, kFused, kColumns };
+enum { kProducer, kConsumer, kGain, kColumns };
 
 typedef struct {
   const char *name;
@@ -28,8 +28,8 @@ typedef struct {
   size_t count, capacity;
 } Reader;
 
-static const char *const kNames[kColumns] = {"producer", "consumer", "op1_us",
-                                             "op2_us", "fused_us"};
+static const char *const kNames[kColumns] = {"producer", "consumer",
+                                             "gain_pct"};
 
 static void readHeader(Reader *r, char **fields, size_t n) {
   for (int c = 0; c < kColumns; c++) {
@@ -41,21 +41,22 @@ static void readHeader(Reader *r, char **fields, size_t n) {
   r->sawHeader = true;
 }
 
-/* Reads numeric column `c` of a row into `*out`; false when it is empty.
- * A cell that is not a finite positive number is an error. */
-static CmStatus readTime(const Reader *r, char **fields, size_t n, int c,
-                         size_t line, double *out, CmError *err) {
-  int at = r->position[c];
+/* Reads a row's gain into `*out` (NaN when the cell is empty); a cell that
+ * is not a number below 100 is an error. */
+static CmStatus readGain(const Reader *r, char **fields, size_t n, size_t line,
+                         double *out, CmError *err) {
+  int at = r->position[kGain];
   const char *cell = (size_t)at < n ? fields[at] : "";
   char *end;
   *out = NAN;
   if (!*cell)
     return CM_OK;
   double value = strtod(cell, &end);
-  if (*end || !isfinite(value) || value <= 0)
+  if (*end || !isfinite(value) || value >= 100)
     return cmErrorSet(err, CM_ERR_FORMAT,
-                      "%s:%zu: column '%s': '%.40s' is not a positive time",
-                      r->name, line, kNames[c], cell);
+                      "%s:%zu: column 'gain_pct': '%.40s' is not a number "
+                      "below 100",
+                      r->name, line, cell);
   *out = value;
   return CM_OK;
 }
@@ -93,18 +94,13 @@ static CmStatus readRow(void *context, char **fields, size_t n, size_t line,
   for (int c = 0; c < kColumns; c++)
     if (r->position[c] < 0)
       return CM_OK; /* rules without measurements */
-  double t[3];
-  for (int c = kOp1; c <= kFused; c++) {
-    CmStatus status = readTime(r, fields, n, c, line, &t[c - kOp1], err);
-    if (status != CM_OK)
-      return status;
-  }
-  if (isnan(t[0]) || isnan(t[1]) || isnan(t[2]) ||
-      (size_t)r->position[kProducer] >= n ||
+  double gain;
+  CmStatus status = readGain(r, fields, n, line, &gain, err);
+  if (status != CM_OK || isnan(gain) || (size_t)r->position[kProducer] >= n ||
       (size_t)r->position[kConsumer] >= n)
-    return CM_OK; /* a pair not measured */
+    return status; /* an error, or a pair not measured */
   return append(r, fields[r->position[kProducer]],
-                fields[r->position[kConsumer]], t[2] / (t[0] + t[1]), err);
+                fields[r->position[kConsumer]], 1 - gain / 100, err);
 }
 
 CmStatus cmFusionMeasurementsLoad(const char *path, const char *name,

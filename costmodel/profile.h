@@ -29,7 +29,7 @@ typedef struct {
 typedef struct {
   char *producer; /* op class of the producer          */
   char *consumer; /* op class of the consumer          */
-  double ratio;   /* fused_us / (op1_us + op2_us), > 0 */
+  double ratio;   /* fused / apart: 1 - gain_pct / 100  */
 } CmFusionMeasurement;
 
 struct CmProfileImpl {
@@ -54,11 +54,10 @@ CmStatus cmFusionRulesLoad(const char *path, const char *name,
                            CmFusionRule **rules, size_t *numRules,
                            CmError *err);
 
-/// Loads the measured pairs of the fusion.csv at `path` (columns
-/// `op1_us`, `op2_us`, `fused_us`; none when it lacks them) into `*out` /
-/// `*count` (caller frees with cmFusionMeasurementsFree); `name` prefixes
-/// errors. A cell that is not a positive time is an error; empty ones skip
-/// the row.
+/// Loads the measured pairs of the fusion.csv at `path` (column
+/// `gain_pct`; none when it lacks it) into `*out` / `*count` (caller frees
+/// with cmFusionMeasurementsFree); `name` prefixes errors. A gain that is
+/// not a number below 100 is an error; an empty one skips the row.
 CmStatus cmFusionMeasurementsLoad(const char *path, const char *name,
                                   CmFusionMeasurement **out, size_t *count,
                                   CmError *err);

@@ -61,10 +61,10 @@ TEST(measured_fusion_rules_keep_only_decision_yes) {
   CHECK(f != NULL);
   if (!f)
     return;
-  fputs("producer,consumer,decision,op1_us,op2_us,fused_us\n"
-        "matmul,relu,yes,10,2,10.5\n"
-        "conv2d,add,no,10,2,12.5\n"
-        "pad,pool,unmeasured,,,\n",
+  fputs("producer,consumer,decision,op1_us,op2_us,fused_us,gain_pct\n"
+        "matmul,relu,yes,10,2,10.5,12.5\n"
+        "conv2d,add,no,10,2,12.5,-4\n"
+        "pad,pool,unmeasured,,,,\n",
         f);
   fclose(f);
   CmError e;
@@ -72,15 +72,15 @@ TEST(measured_fusion_rules_keep_only_decision_yes) {
   CHECK(cmProfileGetNumFusionRules(p) == 1);
   CHECK(cmProfileAllowsFusion(p, "matmul", "relu"));
   CHECK(!cmProfileAllowsFusion(p, "conv2d", "add"));
-  /* what fusing did on the device, rule or not: fused / (op1 + op2) */
-  CHECK_NEAR(cmProfileGetFusionRatio(p, "matmul", "relu"), 10.5 / 12, 1e-12);
-  CHECK_NEAR(cmProfileGetFusionRatio(p, "conv2d", "add"), 12.5 / 12, 1e-12);
+  /* what fusing did on the device, rule or not: 1 - gain_pct / 100 */
+  CHECK_NEAR(cmProfileGetFusionRatio(p, "matmul", "relu"), 0.875, 1e-12);
+  CHECK_NEAR(cmProfileGetFusionRatio(p, "conv2d", "add"), 1.04, 1e-12);
   CHECK(isnan(cmProfileGetFusionRatio(p, "pad", "pool")));
   CHECK(isnan(cmProfileGetFusionRatio(p, "relu", "matmul")));
   cmProfileDestroy(p);
 }
 
-/* A measured time that is not a positive number names file, line and
+/* A measured gain that is not a number below 100% names file, line and
  * column, and the old rules stay. */
 TEST(measured_fusion_rules_reject_a_bad_time) {
   CmProfile p = profileWith("measured-bad", NULL, kLine);
@@ -90,13 +90,13 @@ TEST(measured_fusion_rules_reject_a_bad_time) {
   CHECK(f != NULL);
   if (!f)
     return;
-  fputs("producer,consumer,decision,op1_us,op2_us,fused_us\n"
-        "matmul,relu,yes,10,-2,10.5\n",
+  fputs("producer,consumer,decision,gain_pct\n"
+        "matmul,relu,yes,100\n",
         f);
   fclose(f);
   CmError e;
   CHECK(cmProfileLoadFusionRules(p, path, &e) == CM_ERR_FORMAT);
-  CHECK(strstr(e.message, ":2: column 'op2_us'") != NULL);
+  CHECK(strstr(e.message, ":2: column 'gain_pct'") != NULL);
   CHECK(cmProfileAllowsFusion(p, "matmul", "add"));
   cmProfileDestroy(p);
 }

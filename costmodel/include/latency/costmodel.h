@@ -120,10 +120,10 @@ bool cmProfileAllowsFusion(CmProfile profile, const char *producer,
 size_t cmProfileGetNumFusionRules(CmProfile profile);
 
 /// Returns fused / apart as measured on the device for an op of class
-/// `consumer` fused with its producer of class `producer` (fusion.csv's
-/// `op1_us`, `op2_us`, `fused_us`, written by `latency-profile
-/// --fusion-rules`), whether or not that pair is a rule; NaN when the
-/// profile has no measurement of the pair.
+/// `consumer` fused with its producer of class `producer` (1 - fusion.csv's
+/// `gain_pct` / 100, written by `latency-profile --fusion-rules`), whether
+/// or not that pair is a rule; NaN when the profile has no measurement of
+/// the pair.
 double cmProfileGetFusionRatio(CmProfile profile, const char *producer,
                                const char *consumer);
 
