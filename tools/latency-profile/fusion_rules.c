@@ -45,6 +45,7 @@ typedef struct {
   size_t count, capacity;
   LpHost host;
   int *kernelUnit; /* per kernel of the current graph: its unit, or -1 */
+  size_t uncut;    /* edges that could not be cut out                   */
 } Learner;
 
 static bool noRules(void *ctx, const char *producer, const char *consumer) {
@@ -115,7 +116,7 @@ static bool addInstance(Learner *l, LatGraph *g, int p, int k,
   snprintf(type, sizeof type, "%s+%s", g->kernels[p].type, g->kernels[k].type);
   if (units.producer < 0 || units.consumer < 0 ||
       !lpCutoutMerged(&l->host, g, p, k, path, err, sizeof err))
-    return true; /* a side that cannot be cut out: no instance */
+    return ++l->uncut, true; /* a side that cannot be cut out */
   units.fused = lpUnitSetAdd(&l->units, path, type);
   for (size_t i = 0; units.fused >= 0 && i < l->count; i++)
     if (sameUnits(&l->items[i].units, &units)) {
@@ -214,9 +215,12 @@ static int byPairThenCount(const void *a, const void *b) {
   return c ? c : y->count - x->count;
 }
 
+/* Most frequent first; ties by class names (the instances' order). */
 static int byOccurrences(const void *a, const void *b) {
   const Pair *x = a, *y = b;
-  return y->occurrences - x->occurrences;
+  if (x->occurrences != y->occurrences)
+    return y->occurrences - x->occurrences;
+  return (x->first > y->first) - (x->first < y->first);
 }
 
 /* Groups the instances (sorted here) into pairs, most frequent first;
@@ -239,13 +243,16 @@ static Pair *groupPairs(Learner *l, size_t *numPairs) {
   return pairs;
 }
 
-/* Measures the instances round-robin over the pairs (every pair's most
- * frequent first), up to kInstancesPerPair each, until `deadline`. */
+/* Measures the instances round-robin over the pairs, up to
+ * kInstancesPerPair each: every pair's most frequent instance whatever
+ * the budget (a pair without one could not be decided), the others until
+ * `deadline`. */
 static void measurePairs(Learner *l, const Pair *pairs, size_t numPairs,
                          const LpMeasureConfig *config, double deadline) {
   for (size_t rank = 0; rank < kInstancesPerPair; rank++)
     for (size_t p = 0; p < numPairs; p++) {
-      if (rank >= pairs[p].numInstances || (deadline > 0 && lpNow() > deadline))
+      if (rank >= pairs[p].numInstances ||
+          (rank > 0 && deadline > 0 && lpNow() > deadline))
         continue;
       Instance *in = &l->items[pairs[p].first + rank];
       in->tried = true;
@@ -329,8 +336,9 @@ bool lpLearnFusionRules(const LpOptions *o, const char *workDir,
                        ? pairs[p].numInstances
                        : kInstancesPerPair;
     printf("fusion rules: %zu class pairs, %zu instances to measure (%zu "
-           "distinct cut-outs)\n",
+           "distinct cut-outs)",
            numPairs, toMeasure, l.units.count);
+    printf(l.uncut ? "; %zu edges could not be cut out\n" : "\n", l.uncut);
     fflush(stdout);
     LpMeasureConfig config;
     lpKernelConfig(&config, o, 3 * toMeasure);

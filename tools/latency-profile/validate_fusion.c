@@ -66,13 +66,16 @@ static void text(MlirAttribute dict, const char *name, char *out, size_t size) {
   }
 }
 
-/* The unit of kernel `k` alone, written once per graph; -1 on failure. */
-static int kernelUnit(Run *r, const LatGraph *g, int k) {
+/* The unit of kernel `k` alone, written once per graph; -1 with the
+ * reason in `err` on failure. */
+static int kernelUnit(Run *r, const LatGraph *g, int k, char *err,
+                      size_t size) {
+  snprintf(err, size, "kernel %d cannot be cut out", k);
   if (r->kernelUnit[k] != -2)
     return r->kernelUnit[k];
-  char path[1200], err[700];
+  char path[1200];
   lpUnitSetNextPath(&r->units, path, sizeof path);
-  r->kernelUnit[k] = lpCutoutWrite(&r->host, g, k, path, err, sizeof err)
+  r->kernelUnit[k] = lpCutoutWrite(&r->host, g, k, path, err, size)
                          ? lpUnitSetAdd(&r->units, path, g->kernels[k].type)
                          : -1;
   return r->kernelUnit[k];
@@ -92,38 +95,43 @@ static int findCut(const LatGraph *g, int k, int after, const char *at) {
   return -1;
 }
 
-/* The units of the cut of kernel `k` before node `cut`; false on failure. */
-static bool splitUnits(Run *r, LatGraph *g, int k, int cut, LpEdgeUnits *u) {
-  char a[1200], b[1300], err[700];
+/* The units of the cut of kernel `k` before node `cut`; false with the
+ * reason in `err` on failure. */
+static bool splitUnits(Run *r, LatGraph *g, int k, int cut, LpEdgeUnits *u,
+                       char *err, size_t size) {
+  char a[1200], b[1300];
   lpUnitSetNextPath(&r->units, a, sizeof a);
   snprintf(b, sizeof b, "%s.b.mlir", a);
-  if (!lpCutoutSplit(&r->host, g, k, cut, a, b, err, sizeof err))
+  if (!lpCutoutSplit(&r->host, g, k, cut, a, b, err, size))
     return false;
   u->producer = lpUnitSetAdd(&r->units, a, g->kernels[k].type);
   u->consumer = lpUnitSetAdd(&r->units, b, lpCutClass(g, cut));
-  u->fused = kernelUnit(r, g, k);
+  u->fused = kernelUnit(r, g, k, err, size);
   return u->producer >= 0 && u->consumer >= 0 && u->fused >= 0;
 }
 
-/* The units of kernels `p` and `k` apart and merged; false on failure. */
-static bool mergeUnits(Run *r, LatGraph *g, int p, int k, LpEdgeUnits *u) {
-  char path[1200], err[700], type[400];
-  u->producer = kernelUnit(r, g, p);
-  u->consumer = kernelUnit(r, g, k);
+/* The units of kernels `p` and `k` apart and merged; false with the
+ * reason in `err` on failure. */
+static bool mergeUnits(Run *r, LatGraph *g, int p, int k, LpEdgeUnits *u,
+                       char *err, size_t size) {
+  char path[1200], type[400];
+  u->producer = kernelUnit(r, g, p, err, size);
+  u->consumer = u->producer < 0 ? -1 : kernelUnit(r, g, k, err, size);
   if (u->producer < 0 || u->consumer < 0)
     return false;
   lpUnitSetNextPath(&r->units, path, sizeof path);
   snprintf(type, sizeof type, "%s+%s", g->kernels[p].type, g->kernels[k].type);
-  if (!lpCutoutMerged(&r->host, g, p, k, path, err, sizeof err))
+  if (!lpCutoutMerged(&r->host, g, p, k, path, err, size))
     return false;
   u->fused = lpUnitSetAdd(&r->units, path, type);
   return u->fused >= 0;
 }
 
 /* Counts `e` with an edge of the same cut-outs and reason, else appends
- * it; false when out of memory. */
+ * it (an edge that could not be cut out always); false when out of
+ * memory. */
 static bool addEdge(Run *r, const LpFusionEdge *e) {
-  for (size_t i = 0; i < r->count; i++) {
+  for (size_t i = 0; e->units.fused >= 0 && i < r->count; i++) {
     const LpEdgeUnits *u = &r->edges[i].units;
     if (u->producer == e->units.producer && u->consumer == e->units.consumer &&
         u->fused == e->units.fused && !strcmp(r->edges[i].why, e->why)) {
@@ -166,14 +174,18 @@ static bool addEntry(Run *r, LatGraph *g, int k, MlirAttribute entry,
            g->kernels[e.producer].type);
   snprintf(e.consumerType, sizeof e.consumerType, "%s", g->kernels[k].type);
   bool ok;
+  char err[600] = "no cut before this class in the kernel";
   if (e.producer == k) {
     int cut = findCut(g, k, *lastCut, e.at);
-    ok = cut >= 0 && splitUnits(r, g, k, cut, &e.units);
+    ok = cut >= 0 && splitUnits(r, g, k, cut, &e.units, err, sizeof err);
     *lastCut = cut >= 0 ? cut : *lastCut;
   } else
-    ok = mergeUnits(r, g, e.producer, k, &e.units);
-  if (!ok)
-    return true; /* cannot be cut out: reported by the cut-out's absence */
+    ok = mergeUnits(r, g, e.producer, k, &e.units, err, sizeof err);
+  if (!ok) { /* reported, never measured */
+    e.units = (LpEdgeUnits){-1, -1, -1};
+    e.tried = true;
+    snprintf(e.timing.error, sizeof e.timing.error, "cut-out: %s", err);
+  }
   return addEdge(r, &e);
 }
 
@@ -306,6 +318,8 @@ static void measureEdges(Run *r, double start) {
           (r->o->budget > 0 && lpNow() > start + r->o->budget))
         continue;
       more = true;
+      if (r->edges[i].tried) /* could not be cut out */
+        continue;
       r->edges[i].tried = true;
       lpMeasureEdge(&r->host, &r->units, &r->edges[i].units, &config,
                     &r->edges[i].timing);
