@@ -19,11 +19,17 @@
 
 /*------------------------------------------------------- two-column CSVs --*/
 
-/* Reads a CSV whose header names `first` and `second` into pairs. */
+/* Reads a CSV whose header names `first` and `second` into pairs. With a
+ * `filter` column named, a row is kept only when that column is absent or
+ * reads `keep` (fusion.csv written from measurements lists the pairs that
+ * did not pay too, as `decision` = `no`, so the file can be audited). */
 typedef struct {
   const char *name;
   const char *columns[2];
-  int position[2]; /* column of each wanted field        */
+  int position[2];    /* column of each wanted field        */
+  const char *filter; /* optional column, or NULL           */
+  const char *keep;   /* the value of `filter` that keeps a row */
+  int filterPosition; /* its column, or -1                  */
   bool sawHeader;
   char **pairs; /* 2 * count strings                  */
   size_t count, capacity;
@@ -43,6 +49,10 @@ static CmStatus readPair(void *context, char **fields, size_t n, size_t line,
                           "%s:%zu: missing required column '%s'", r->name, line,
                           r->columns[c]);
     }
+    r->filterPosition = -1;
+    for (size_t i = 0; r->filter && i < n; i++)
+      if (!strcmp(fields[i], r->filter))
+        r->filterPosition = (int)i;
     r->sawHeader = true;
     return CM_OK;
   }
@@ -50,6 +60,9 @@ static CmStatus readPair(void *context, char **fields, size_t n, size_t line,
     if ((size_t)r->position[c] >= n)
       return cmErrorSet(err, CM_ERR_FORMAT, "%s:%zu: missing field '%s'",
                         r->name, line, r->columns[c]);
+  if (r->filterPosition >= 0 && (size_t)r->filterPosition < n &&
+      strcmp(fields[r->filterPosition], r->keep))
+    return CM_OK;
   if (r->count == r->capacity) {
     size_t capacity = r->capacity ? 2 * r->capacity : 16;
     char **pairs = realloc(r->pairs, 2 * capacity * sizeof *pairs);
@@ -72,11 +85,14 @@ static CmStatus readPair(void *context, char **fields, size_t n, size_t line,
 }
 
 static CmStatus readPairs(const char *path, const char *name, const char *first,
-                          const char *second, PairReader *r, CmError *err) {
+                          const char *second, const char *filter, PairReader *r,
+                          CmError *err) {
   memset(r, 0, sizeof *r);
   r->name = name;
   r->columns[0] = first;
   r->columns[1] = second;
+  r->filter = filter;
+  r->keep = "yes";
   CmStatus status = cmCsvReadFile(path, name, readPair, r, err);
   if (status == CM_OK && !r->sawHeader)
     status =
@@ -97,7 +113,8 @@ CmStatus cmFusionRulesLoad(const char *path, const char *name,
                            CmFusionRule **rules, size_t *numRules,
                            CmError *err) {
   PairReader r;
-  CmStatus status = readPairs(path, name, "producer", "consumer", &r, err);
+  CmStatus status =
+      readPairs(path, name, "producer", "consumer", "decision", &r, err);
   if (status != CM_OK)
     return status;
   *rules = calloc(r.count + 1, sizeof **rules);
@@ -131,7 +148,7 @@ static CmStatus loadDevice(struct CmProfileImpl *p, CmError *err) {
   PairReader r;
   CmStatus status = cmPathJoin(path, sizeof path, p->dir, "device.csv", err);
   if (status == CM_OK)
-    status = readPairs(path, "device.csv", "key", "value", &r, err);
+    status = readPairs(path, "device.csv", "key", "value", NULL, &r, err);
   if (status != CM_OK)
     return status;
   p->device = calloc(r.count + 1, sizeof *p->device);
@@ -166,6 +183,7 @@ static void profileFree(struct CmProfileImpl *p) {
   }
   free(p->device);
   cmFusionRulesFree(p->rules, p->numRules);
+  cmFusionMeasurementsFree(p->fusionMeasured, p->numFusionMeasured);
   cmPolicySetFree(&p->policies);
   cmGroupSetFree(&p->groups);
   free(p->dir);
@@ -205,6 +223,9 @@ static CmStatus createWithoutTables(const char *dir, CmProfile *out,
   if (status == CM_OK)
     status =
         cmFusionRulesLoad(path, "fusion.csv", &p->rules, &p->numRules, err);
+  if (status == CM_OK)
+    status = cmFusionMeasurementsLoad(path, "fusion.csv", &p->fusionMeasured,
+                                      &p->numFusionMeasured, err);
   if (status == CM_OK)
     status = cmPathJoin(path, sizeof path, dir, "policy.csv", err);
   if (status == CM_OK)
@@ -350,14 +371,34 @@ size_t cmProfileGetNumFusionRules(CmProfile profile) {
 CmStatus cmProfileLoadFusionRules(CmProfile profile, const char *path,
                                   CmError *err) {
   CmFusionRule *rules;
-  size_t numRules;
+  CmFusionMeasurement *measured;
+  size_t numRules, numMeasured;
   CmStatus status = cmFusionRulesLoad(path, path, &rules, &numRules, err);
   if (status != CM_OK)
     return status;
+  status = cmFusionMeasurementsLoad(path, path, &measured, &numMeasured, err);
+  if (status != CM_OK) {
+    cmFusionRulesFree(rules, numRules);
+    return status;
+  }
   cmFusionRulesFree(profile.ptr->rules, profile.ptr->numRules);
+  cmFusionMeasurementsFree(profile.ptr->fusionMeasured,
+                           profile.ptr->numFusionMeasured);
   profile.ptr->rules = rules;
   profile.ptr->numRules = numRules;
+  profile.ptr->fusionMeasured = measured;
+  profile.ptr->numFusionMeasured = numMeasured;
   return CM_OK;
+}
+
+double cmProfileGetFusionRatio(CmProfile profile, const char *producer,
+                               const char *consumer) {
+  for (size_t i = 0; i < profile.ptr->numFusionMeasured; i++) {
+    const CmFusionMeasurement *m = &profile.ptr->fusionMeasured[i];
+    if (!strcmp(m->producer, producer) && !strcmp(m->consumer, consumer))
+      return m->ratio;
+  }
+  return NAN;
 }
 
 size_t cmProfileGetNumDroppedRows(CmProfile profile) {

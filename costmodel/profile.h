@@ -26,6 +26,13 @@ typedef struct {
   char *consumer; /* op class of the consumer */
 } CmFusionRule;
 
+/// A (producer, consumer) pair measured on the device: fused / apart.
+typedef struct {
+  char *producer; /* op class of the producer          */
+  char *consumer; /* op class of the consumer          */
+  double ratio;   /* fused / apart: 1 - gain_pct / 100  */
+} CmFusionMeasurement;
+
 struct CmProfileImpl {
   char *dir;              /* directory loaded from                  */
   const char *deviceName; /* borrowed from the "name" entry, or ""  */
@@ -33,11 +40,13 @@ struct CmProfileImpl {
   size_t numDevice;       /* entries in device                      */
   CmFusionRule *rules;    /* fusion.csv rows                        */
   size_t numRules;        /* entries in rules                       */
-  CmPolicySet policies;   /* built-in defaults + policy.csv         */
-  CmGroupSet groups;      /* measured points by kernel and regime   */
-  size_t numRows;         /* valid table rows                       */
-  size_t numDropped;      /* rows dropped for a bad latency         */
-  bool tablesLoaded;      /* tables read (all, or by kernel)        */
+  CmFusionMeasurement *fusionMeasured; /* fusion.csv's measured pairs */
+  size_t numFusionMeasured;
+  CmPolicySet policies; /* built-in defaults + policy.csv         */
+  CmGroupSet groups;    /* measured points by kernel and regime   */
+  size_t numRows;       /* valid table rows                       */
+  size_t numDropped;    /* rows dropped for a bad latency         */
+  bool tablesLoaded;    /* tables read (all, or by kernel)        */
 };
 
 /// Loads fusion rules from `path` into `*rules`/`*numRules` (caller frees
@@ -45,6 +54,17 @@ struct CmProfileImpl {
 CmStatus cmFusionRulesLoad(const char *path, const char *name,
                            CmFusionRule **rules, size_t *numRules,
                            CmError *err);
+
+/// Loads the measured pairs of the fusion.csv at `path` (column
+/// `gain_pct`; none when it lacks it) into `*out` / `*count` (caller frees
+/// with cmFusionMeasurementsFree); `name` prefixes errors. A gain that is
+/// not a number below 100 is an error; an empty one skips the row.
+CmStatus cmFusionMeasurementsLoad(const char *path, const char *name,
+                                  CmFusionMeasurement **out, size_t *count,
+                                  CmError *err);
+
+/// Frees `count` measured pairs and the array.
+void cmFusionMeasurementsFree(CmFusionMeasurement *items, size_t count);
 
 /// Frees `numRules` rules and the array.
 void cmFusionRulesFree(CmFusionRule *rules, size_t numRules);

@@ -24,6 +24,7 @@
 
 #include "ir_util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,6 +224,21 @@ static const char *edgeReason(const LatFusionContext *c, const LatGraph *g,
   return "no rule";
 }
 
+/* The two kernels of producer node `p` and consumer node `n` fused, when
+ * the profile measured that class pair (fusion.csv learned on a host):
+ * `unfused` scaled by the measured fused / apart ratio; -1 otherwise. A
+ * measured ratio knows what the device's compiler does with the pair (a
+ * pipeline that does not fuse runs the two apart even in one kernel, and
+ * pays for the buffer between them), which the merged kernel's estimate
+ * (its anchor's table, or a roofline without the intermediate's bytes)
+ * does not. */
+static double measuredFusedUs(const LatFusionContext *c, const LatGraph *g,
+                              int p, int n, double unfused) {
+  double ratio = cmProfileGetFusionRatio(c->profile, g->nodes[p].fuseClass,
+                                         latGraphConsumerClass(g, n));
+  return isnan(ratio) ? -1 : unfused * ratio;
+}
+
 /* The producer -> consumer edges into kernel `k` from other kernels, one
  * per producer kernel. */
 static bool crossEdges(const LatFusionContext *c, LatGraph *g, int k) {
@@ -237,11 +253,13 @@ static bool crossEdges(const LatFusionContext *c, LatGraph *g, int k) {
       const char *why = seen ? NULL : edgeReason(c, g, p, n, k);
       if (!why)
         continue;
-      double fused = latFusionMergedUs(c, g, pk, k);
+      double unfused = g->kernels[pk].us + g->kernels[k].us;
+      double fused = measuredFusedUs(c, g, p, n, unfused);
+      if (fused < 0)
+        fused = latFusionMergedUs(c, g, pk, k);
       if (fused < 0)
         continue;
-      LatFusionEdge e = {k, pk,  fused, g->kernels[pk].us + g->kernels[k].us,
-                         0, why, ""};
+      LatFusionEdge e = {k, pk, fused, unfused, 0, why, ""};
       e.gainUs = e.unfusedUs - e.fusedUs;
       if (!addEdge(g, e))
         return false;

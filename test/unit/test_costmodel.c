@@ -51,6 +51,56 @@ TEST(profile_exposes_device_and_fusion_rules) {
   cmProfileDestroy(p);
 }
 
+/* Rules learned from measurements keep the pairs that did not pay, with
+ * decision=no, for the audit: only decision=yes rows are rules. */
+TEST(measured_fusion_rules_keep_only_decision_yes) {
+  CmProfile p = profileWith("measured-rules", NULL, kLine);
+  char path[4200];
+  snprintf(path, sizeof path, "%s/measured-rules.csv", scratch);
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fputs("producer,consumer,decision,op1_us,op2_us,fused_us,gain_pct\n"
+        "matmul,relu,yes,10,2,10.5,12.5\n"
+        "conv2d,add,no,10,2,12.5,-4\n"
+        "pad,pool,unmeasured,,,,\n",
+        f);
+  fclose(f);
+  CmError e;
+  CHECK(cmProfileLoadFusionRules(p, path, &e) == CM_OK);
+  CHECK(cmProfileGetNumFusionRules(p) == 1);
+  CHECK(cmProfileAllowsFusion(p, "matmul", "relu"));
+  CHECK(!cmProfileAllowsFusion(p, "conv2d", "add"));
+  /* what fusing did on the device, rule or not: 1 - gain_pct / 100 */
+  CHECK_NEAR(cmProfileGetFusionRatio(p, "matmul", "relu"), 0.875, 1e-12);
+  CHECK_NEAR(cmProfileGetFusionRatio(p, "conv2d", "add"), 1.04, 1e-12);
+  CHECK(isnan(cmProfileGetFusionRatio(p, "pad", "pool")));
+  CHECK(isnan(cmProfileGetFusionRatio(p, "relu", "matmul")));
+  cmProfileDestroy(p);
+}
+
+/* A measured gain that is not a number below 100% names file, line and
+ * column, and the old rules stay. */
+TEST(measured_fusion_rules_reject_a_bad_time) {
+  CmProfile p = profileWith("measured-bad", NULL, kLine);
+  char path[4200];
+  snprintf(path, sizeof path, "%s/measured-bad.csv", scratch);
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fputs("producer,consumer,decision,gain_pct\n"
+        "matmul,relu,yes,100\n",
+        f);
+  fclose(f);
+  CmError e;
+  CHECK(cmProfileLoadFusionRules(p, path, &e) == CM_ERR_FORMAT);
+  CHECK(strstr(e.message, ":2: column 'gain_pct'") != NULL);
+  CHECK(cmProfileAllowsFusion(p, "matmul", "add"));
+  cmProfileDestroy(p);
+}
+
 TEST(exact_hit_returns_measured_value_unchanged) {
   CmProfile p = profileWith("exact", NULL, kLine);
   CmEstimate e = ask(p, "matmul", "2", "64", "64", true);
@@ -325,6 +375,8 @@ int main(int argc, char **argv) {
     return 2;
   snprintf(scratch, sizeof scratch, "%s", argv[2]);
   return RUN_TESTS(T(profile_exposes_device_and_fusion_rules),
+                   T(measured_fusion_rules_keep_only_decision_yes),
+                   T(measured_fusion_rules_reject_a_bad_time),
                    T(exact_hit_returns_measured_value_unchanged),
                    T(linear_midpoint_and_quarter_point),
                    T(out_of_range_is_never_extrapolated),

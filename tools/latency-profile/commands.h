@@ -18,6 +18,7 @@ typedef struct {
   double budget;          /* --budget seconds; 0: none                  */
   int threads;            /* --threads                                  */
   bool sweep;             /* --sweep                                    */
+  bool fusionRules;       /* --fusion-rules: learn fusion.csv first     */
   bool isolated;          /* --validate: measure kernels one by one too */
   bool wallClock;         /* --clock wall (default: thread CPU time)    */
   double timeout;         /* seconds per child                          */
@@ -32,6 +33,11 @@ int lpProfileMain(const LpOptions *options);
 /// Runs each model whole and compares it with the pass's prediction from
 /// `profileDir`; returns the process exit status.
 int lpValidateMain(const LpOptions *options);
+
+/// Measures, for the fusion edges of the models, the sides apart and
+/// fused on the host and compares the sign with the pass's gain_us from
+/// `profileDir`; returns the process exit status.
+int lpValidateFusionMain(const LpOptions *options);
 
 /// Fills `config` with the defaults for kernels of options `o`, the
 /// timing scaled to its budget over `numShapes` shapes (no budget: 1 s

@@ -2,9 +2,11 @@
  *
  *   latency-profile --out DIR [--pipeline
  *loops|vectorized|'builtin.module(..)']
- *                   [--budget S] [--threads N] [--rules CSV] [--sweep] MODEL...
+ *                   [--budget S] [--threads N] [--rules CSV] [--sweep]
+ *                   [--fusion-rules] MODEL...
  *   latency-profile --validate --profile DIR [--json F] [--no-isolated]
  *                   [--entry NAME] MODEL...
+ *   latency-profile --validate-fusion --profile DIR [--json F] MODEL...
  *
  * and the hidden child mode `--run FILE` (runner.h) that every measurement
  * runs in. Options are parsed here and nowhere else.
@@ -20,17 +22,21 @@
 static const char usage[] =
     "usage: latency-profile --out DIR [--pipeline loops|vectorized|PIPELINE]\n"
     "                       [--budget SECONDS] [--threads 1] [--rules CSV]\n"
-    "                       [--sweep] [--timeout SECONDS] [--clock cpu|wall]\n"
-    "                       MODEL.mlir...\n"
+    "                       [--sweep] [--fusion-rules] [--timeout SECONDS]\n"
+    "                       [--clock cpu|wall] MODEL.mlir...\n"
     "       latency-profile --validate --profile DIR [--json FILE]\n"
     "                       [--pipeline P] [--entry NAME] [--no-isolated]\n"
+    "                       [--timeout SECONDS] [--clock cpu|wall]\n"
+    "                       MODEL.mlir...\n"
+    "       latency-profile --validate-fusion --profile DIR [--json FILE]\n"
+    "                       [--pipeline P] [--budget SECONDS]\n"
     "                       [--timeout SECONDS] [--clock cpu|wall]\n"
     "                       MODEL.mlir...\n";
 
 typedef struct {
   LpOptions options;
   LpRunOptions run;
-  bool validate, runChild;
+  bool validate, validateFusion, runChild;
 } Args;
 
 static bool number(const char *text, double *out) {
@@ -42,12 +48,15 @@ static bool number(const char *text, double *out) {
 /* Reads the option at argv[*i] (and its value); false on a bad one. */
 static bool parseOption(Args *a, int argc, char **argv, int *i) {
   const char *name = argv[*i];
-  static const char *const flags[] = {"--validate", "--sweep", "--no-isolated"};
-  for (int f = 0; f < 3; f++)
+  static const char *const flags[] = {"--validate", "--sweep", "--no-isolated",
+                                      "--fusion-rules", "--validate-fusion"};
+  for (int f = 0; f < 5; f++)
     if (!strcmp(name, flags[f])) {
       a->validate |= f == 0;
       a->options.sweep |= f == 1;
       a->options.isolated &= f != 2;
+      a->options.fusionRules |= f == 3;
+      a->validateFusion |= f == 4;
       return true;
     }
   if (*i + 1 >= argc)
@@ -124,9 +133,16 @@ int main(int argc, char **argv) {
             "latency-profile: --threads %d: the pipelines generate "
             "single-threaded code; only --threads 1 is measured\n",
             a.options.threads);
+  } else if (a.options.fusionRules && a.options.rules) {
+    fputs("latency-profile: --fusion-rules learns the rules --rules would "
+          "give; use one of them\n",
+          stderr);
   } else if (a.options.numModels == 0 ||
-             (a.validate ? !a.options.profileDir : !a.options.outDir)) {
+             (a.validate || a.validateFusion ? !a.options.profileDir
+                                             : !a.options.outDir)) {
     fputs(usage, stderr);
+  } else if (a.validateFusion) {
+    status = lpValidateFusionMain(&a.options);
   } else {
     if (!a.validate && !a.options.pipeline)
       a.options.pipeline = "loops";

@@ -17,6 +17,19 @@ static void parseOk(const char *line, LpMeasurement *out) {
              &out->cvPct, &out->reps, &out->calls, out->lowering) == 5;
   if (!out->ok)
     snprintf(out->error, sizeof out->error, "unreadable result '%.200s'", line);
+  for (int i = 1; out->ok && i <= 2; i++) {
+    char key[16];
+    snprintf(key, sizeof key, " us.%d=", i);
+    const char *at = strstr(line, key);
+    int index;
+    if (at && sscanf(at, " us.%d=%lf cv.%*d=%lf", &index, &out->otherUs[i - 1],
+                     &out->otherCv[i - 1]) == 3)
+      out->numOthers = i;
+  }
+  const char *diff = strstr(line, " diff=");
+  out->hasDiff =
+      out->ok && diff &&
+      sscanf(diff, " diff=%lf diff_se=%lf", &out->diffUs, &out->diffSeUs) == 2;
 }
 
 /* A child that died without a result may have said why on stderr (a

@@ -23,10 +23,17 @@ typedef struct {
   int reps;          /* repetitions                                 */
   long calls;        /* calls per repetition                        */
   char lowering[32]; /* pipeline that lowered it (fallback-loops..) */
+  int numOthers;     /* further entries timed interleaved with it   */
+  double otherUs[2]; /* their medians                               */
+  double otherCv[2]; /* and spreads                                 */
+  bool hasDiff;      /* three entries: the paired difference below  */
+  double diffUs;     /* median of first + second - third per rep    */
+  double diffSeUs;   /* standard error of its mean                  */
   char error[640];   /* why not, when !ok                           */
 } LpMeasurement;
 
-/// Measures function `entry` (NULL: the last one) of the MLIR file `file`
+/// Measures function `entry` (NULL: the last one; `a,b,c`: up to three,
+/// timed interleaved, the others into `otherUs`) of the MLIR file `file`
 /// in a child process; the child's stderr goes to `logPath` (NULL:
 /// discarded). `kernelType` only feeds the crash-test hook (runner.h).
 void lpMeasureFile(const LpMeasureConfig *config, const char *file,

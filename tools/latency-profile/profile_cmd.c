@@ -11,6 +11,7 @@
 
 #include "device_probe.h"
 #include "files.h"
+#include "fusion_rules.h"
 #include "pipelines.h"
 #include "profile_writer.h"
 #include "sweep.h"
@@ -83,6 +84,19 @@ static bool loadRules(const char *rules, CmProfile *out, char *path,
   }
   snprintf(path, size, rules ? "%s" : "%s/fusion.csv", rules ? rules : dir);
   return true;
+}
+
+/* Learns the fusion rules (--fusion-rules) into `path`, within 40% of the
+ * budget; the kernels are then detected with them. */
+static bool learnRules(const LpOptions *o, const char *path, double start) {
+  char dir[4300], err[1200];
+  snprintf(dir, sizeof dir, "%s/kernels/fusion", o->outDir);
+  if (!lpMakeDirs(dir, err, sizeof err)) {
+    fprintf(stderr, "latency-profile: %s\n", err);
+    return false;
+  }
+  double deadline = o->budget > 0 ? start + 0.4 * o->budget : 0;
+  return lpLearnFusionRules(o, dir, path, deadline);
 }
 
 /* Collects the shapes of every model; returns how many models failed. */
@@ -176,7 +190,12 @@ int lpProfileMain(const LpOptions *o) {
     fprintf(stderr, "latency-profile: %s\n", err);
     return 1;
   }
-  if (!loadRules(o->rules, &rules, rulesPath, sizeof rulesPath))
+  char learned[4200];
+  snprintf(learned, sizeof learned, "%s/fusion-learned.csv", o->outDir);
+  if (o->fusionRules && !learnRules(o, learned, start))
+    return 1;
+  if (!loadRules(o->fusionRules ? learned : o->rules, &rules, rulesPath,
+                 sizeof rulesPath))
     return 1;
   LpShapeSet set = {0};
   collect(o, rules, kernelDir, &set);
@@ -198,6 +217,8 @@ int lpProfileMain(const LpOptions *o) {
                       sizeof err))
     fprintf(stderr, "latency-profile: %s\n", err);
   summarize(&set, rows, o->outDir, lpNow() - start);
+  if (o->fusionRules)
+    unlink(learned); /* copied into fusion.csv */
   cmProfileDestroy(rules);
   lpShapeSetFree(&set);
   return rows > 0 ? 0 : 1;

@@ -28,18 +28,24 @@
 #define LP_RUNNER_UTILS "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so"
 #endif
 
-enum { kLineSize = 1536 };
+enum { kLineSize = 1536, kMaxEntries = LP_MAX_ENTRIES };
+
+/* One function the child times, with its own buffers. */
+typedef struct {
+  char name[256];
+  LpBuffer *buffers; /* inputs, then results (out-parameters) */
+  intptr_t numInputs, numBuffers;
+  void **descriptors, **args;
+  void (*function)(void **);
+} Entry;
 
 /* One child's state: the options in, the result line out. */
 typedef struct {
   const LpRunOptions *options;
   LpHost host;
   MlirModule module;
-  char entry[256];
-  LpBuffer *buffers; /* inputs, then results (out-parameters) */
-  intptr_t numInputs, numBuffers;
-  void **descriptors, **args;
-  void (*function)(void **);
+  Entry entries[kMaxEntries];
+  int numEntries;
   const char *lowering;
   int status;
   char line[kLineSize];
@@ -56,23 +62,23 @@ static void fail(Run *run, const char *stage, const char *reason) {
   run->status = 1;
 }
 
-/* Reads the entry's signature into run->buffers (not yet allocated). */
-static bool readSignature(Run *run, MlirOperation func) {
+/* Reads the entry's signature into e->buffers (not yet allocated). */
+static bool readSignature(Run *run, Entry *e, MlirOperation func) {
   MlirAttribute attr = mlirOperationGetAttributeByName(
       func, mlirStringRefCreateFromCString("function_type"));
   MlirType type = mlirTypeAttrGetValue(attr);
   intptr_t inputs = mlirFunctionTypeGetNumInputs(type);
   intptr_t results = mlirFunctionTypeGetNumResults(type);
-  run->numInputs = inputs;
-  run->numBuffers = inputs + results;
-  run->buffers = calloc((size_t)run->numBuffers + 1, sizeof *run->buffers);
-  if (!run->buffers)
+  e->numInputs = inputs;
+  e->numBuffers = inputs + results;
+  e->buffers = calloc((size_t)e->numBuffers + 1, sizeof *e->buffers);
+  if (!e->buffers)
     return fail(run, "signature", "out of memory"), false;
-  for (intptr_t i = 0; i < run->numBuffers; i++) {
+  for (intptr_t i = 0; i < e->numBuffers; i++) {
     MlirType t = i < inputs ? mlirFunctionTypeGetInput(type, i)
                             : mlirFunctionTypeGetResult(type, i - inputs);
     char why[128], text[200];
-    if (!lpBufferFromType(t, &run->buffers[i], why, sizeof why)) {
+    if (!lpBufferFromType(t, &e->buffers[i], why, sizeof why)) {
       snprintf(text, sizeof text, "%s %d: %s",
                i < inputs ? "argument" : "result",
                (int)(i < inputs ? i : i - inputs), why);
@@ -82,23 +88,42 @@ static bool readSignature(Run *run, MlirOperation func) {
   return true;
 }
 
-/* Parses the file, finds the entry, reads its signature, marks it for the
- * C interface and gives elided weights values. */
+/* Finds entry `e` (`name`, or the module's entry when "") in the module,
+ * reads its signature once and marks it for the C interface. */
+static bool loadEntry(Run *run, Entry *e, const char *name) {
+  MlirOperation func = lpFindFunction(run->module, name);
+  if (mlirOperationIsNull(func))
+    return fail(run, "entry", "no such function with a body"), false;
+  lpFunctionName(func, e->name, sizeof e->name);
+  if (!e->buffers && !readSignature(run, e, func))
+    return false;
+  mlirOperationSetAttributeByName(
+      func, mlirStringRefCreateFromCString("llvm.emit_c_interface"),
+      mlirUnitAttrGet(run->host.ctx));
+  return true;
+}
+
+/* Parses the file, finds the entries (`--entry a,b,c`: several, timed
+ * interleaved), reads their signatures, marks them for the C interface
+ * and gives elided weights values. */
 static bool loadModule(Run *run) {
   char err[kLineSize];
   run->module =
       lpHostParseFile(&run->host, run->options->file, err, sizeof err);
   if (mlirModuleIsNull(run->module))
     return fail(run, "parse", err), false;
-  MlirOperation func = lpFindFunction(run->module, run->options->entry);
-  if (mlirOperationIsNull(func))
-    return fail(run, "entry", "no such function with a body"), false;
-  lpFunctionName(func, run->entry, sizeof run->entry);
-  if (!run->buffers && !readSignature(run, func))
-    return false;
-  mlirOperationSetAttributeByName(
-      func, mlirStringRefCreateFromCString("llvm.emit_c_interface"),
-      mlirUnitAttrGet(run->host.ctx));
+  const char *names = run->options->entry ? run->options->entry : "";
+  run->numEntries = 0;
+  do {
+    char name[256];
+    size_t n = strcspn(names, ",");
+    snprintf(name, sizeof name, "%.*s", (int)(n < 255 ? n : 255), names);
+    if (run->numEntries == kMaxEntries)
+      return fail(run, "entry", "too many entries"), false;
+    if (!loadEntry(run, &run->entries[run->numEntries++], name))
+      return false;
+    names += n + (names[n] == ',');
+  } while (*names);
   uint64_t seed = 0x5eed;
   if (lpRandomizeElidedConstants(run->module, &seed, err, sizeof err) < 0)
     return fail(run, "weights", err), false;
@@ -127,14 +152,17 @@ static bool compile(Run *run) {
              run->host.numErrors ? ": " : "", run->host.errors);
     return fail(run, "jit", text), false;
   }
-  char symbol[300];
-  snprintf(symbol, sizeof symbol, "_mlir_ciface_%s", run->entry);
-  run->function = (void (*)(void **))mlirExecutionEngineLookupPacked(
-      jit, mlirStringRefCreateFromCString(symbol));
-  if (!run->function) {
-    mlirExecutionEngineDestroy(jit);
-    return fail(run, "jit", "the entry has no C interface after lowering"),
-           false;
+  for (int i = 0; i < run->numEntries; i++) {
+    Entry *e = &run->entries[i];
+    char symbol[300];
+    snprintf(symbol, sizeof symbol, "_mlir_ciface_%s", e->name);
+    e->function = (void (*)(void **))mlirExecutionEngineLookupPacked(
+        jit, mlirStringRefCreateFromCString(symbol));
+    if (!e->function) {
+      mlirExecutionEngineDestroy(jit);
+      return fail(run, "jit", "the entry has no C interface after lowering"),
+             false;
+    }
   }
   /* the engine lives until the process exits: the function is in it */
   return true;
@@ -187,38 +215,63 @@ static bool build(Run *run) {
   return loadModule(run) && lowerAndCompile(run, pipeline.fallback);
 }
 
-static bool allocateBuffers(Run *run) {
+static bool allocateBuffers(Run *run, Entry *e) {
   uint64_t seed = 0x1234567;
-  size_t n = (size_t)run->numBuffers + 1;
-  run->descriptors = calloc(n, sizeof *run->descriptors);
-  run->args = calloc(n, sizeof *run->args);
-  if (!run->descriptors || !run->args)
+  size_t n = (size_t)e->numBuffers + 1;
+  e->descriptors = calloc(n, sizeof *e->descriptors);
+  e->args = calloc(n, sizeof *e->args);
+  if (!e->descriptors || !e->args)
     return fail(run, "buffers", "out of memory"), false;
-  for (intptr_t i = 0; i < run->numBuffers; i++) {
-    if (!lpBufferAllocate(&run->buffers[i], &seed))
+  for (intptr_t i = 0; i < e->numBuffers; i++) {
+    if (!lpBufferAllocate(&e->buffers[i], &seed))
       return fail(run, "buffers", "out of memory"), false;
-    run->descriptors[i] = run->buffers[i].descriptor;
-    run->args[i] = &run->descriptors[i];
+    e->descriptors[i] = e->buffers[i].descriptor;
+    e->args[i] = &e->descriptors[i];
   }
   return true;
 }
 
 static void callOnce(void *context) {
-  Run *run = context;
-  run->function(run->args);
+  Entry *e = context;
+  e->function(e->args);
+}
+
+/* Times the entries (interleaved when several) and writes the result line:
+ * the first entry's fields, then `us.N=` and `cv.N=` for each other, and
+ * for three the paired difference first + second - third (`diff=`,
+ * `diff_se=`: a fusion edge's gain, sides apart minus fused). */
+static void measureEntries(Run *run) {
+  LpTiming t[kMaxEntries];
+  void (*calls[kMaxEntries])(void *);
+  void *contexts[kMaxEntries];
+  for (int i = 0; i < run->numEntries; i++) {
+    calls[i] = callOnce;
+    contexts[i] = &run->entries[i];
+  }
+  LpDifference d = {0, 0};
+  lpMeasureInterleaved(calls, contexts, run->numEntries, &run->options->timing,
+                       t, &d);
+  int used =
+      snprintf(run->line, sizeof run->line,
+               "ok us=%.9g cv=%.4g reps=%d calls=%ld lowering=%s",
+               t[0].medianUs, t[0].cvPct, t[0].reps, t[0].calls, run->lowering);
+  for (int i = 1; i < run->numEntries && used > 0; i++)
+    used += snprintf(run->line + used, sizeof run->line - (size_t)used,
+                     " us.%d=%.9g cv.%d=%.4g", i, t[i].medianUs, i, t[i].cvPct);
+  if (run->numEntries == 3 && used > 0)
+    snprintf(run->line + used, sizeof run->line - (size_t)used,
+             " diff=%.9g diff_se=%.4g", d.medianUs, d.stderrUs);
+  run->status = 0;
 }
 
 static void *runThread(void *context) {
   Run *run = context;
   lpHostCreate(&run->host);
-  if (loadModule(run) && build(run) && allocateBuffers(run)) {
-    LpTiming t;
-    lpMeasure(callOnce, run, &run->options->timing, &t);
-    snprintf(run->line, sizeof run->line,
-             "ok us=%.9g cv=%.4g reps=%d calls=%ld lowering=%s", t.medianUs,
-             t.cvPct, t.reps, t.calls, run->lowering);
-    run->status = 0;
-  }
+  bool ok = loadModule(run) && build(run);
+  for (int i = 0; ok && i < run->numEntries; i++)
+    ok = allocateBuffers(run, &run->entries[i]);
+  if (ok)
+    measureEntries(run);
   return NULL;
 }
 

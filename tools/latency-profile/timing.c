@@ -105,3 +105,54 @@ void lpMeasure(void (*call)(void *), void *context,
   out->reps = n;
   out->calls = calls;
 }
+
+/* True when every function's repetitions are done (see done()). */
+static bool allDone(double (*samples)[kMaxReps], int numFunctions, int n,
+                    double elapsed, const LpTimingOptions *o) {
+  for (int i = 0; i < numFunctions; i++)
+    if (!done(samples[i], n, elapsed, o))
+      return false;
+  return true;
+}
+
+/* The paired difference a + b - c of three sample rows. */
+static LpDifference pairedDifference(double (*samples)[kMaxReps], int reps) {
+  double d[kMaxReps], mean = 0, var = 0;
+  for (int r = 0; r < reps; r++) {
+    d[r] = samples[0][r] + samples[1][r] - samples[2][r];
+    mean += d[r] / reps;
+  }
+  for (int r = 0; r < reps; r++)
+    var += (d[r] - mean) * (d[r] - mean) / (reps > 1 ? reps - 1 : 1);
+  return (LpDifference){median(d, reps), sqrt(var / reps)};
+}
+
+void lpMeasureInterleaved(void (*const calls[])(void *), void *const contexts[],
+                          int n, const LpTimingOptions *options, LpTiming out[],
+                          LpDifference *difference) {
+  if (n == 1) {
+    lpMeasure(calls[0], contexts[0], options, &out[0]);
+    return;
+  }
+  static double samples[LP_MAX_ENTRIES][kMaxReps];
+  long batch[LP_MAX_ENTRIES];
+  double first;
+  for (int i = 0; i < n; i++) /* a first sample would not be interleaved */
+    batch[i] = warmUp(calls[i], contexts[i], options->repSeconds,
+                      options->wallClock, &first);
+  double start = lpNow();
+  int reps = 0;
+  while (reps < kMaxReps) {
+    for (int i = 0; i < n; i++)
+      samples[i][reps] =
+          timeBatch(calls[i], contexts[i], batch[i], options->wallClock) * 1e6;
+    reps++;
+    if (allDone(samples, n, reps, lpNow() - start, options))
+      break;
+  }
+  for (int i = 0; i < n; i++)
+    out[i] = (LpTiming){median(samples[i], reps), cvPercent(samples[i], reps),
+                        reps, batch[i]};
+  if (difference && n == 3)
+    *difference = pairedDifference(samples, reps);
+}

@@ -33,4 +33,26 @@ double lpNow(void);
 void lpMeasure(void (*call)(void *context), void *context,
                const LpTimingOptions *options, LpTiming *out);
 
+enum { LP_MAX_ENTRIES = 3 };
+
+/// A difference of interleaved timings, repetition by repetition.
+typedef struct {
+  double medianUs; /* median over repetitions              */
+  double stderrUs; /* standard error of the mean difference */
+} LpDifference;    /* functions lpMeasureInterleaved times */
+
+/// Measures `n` (at most LP_MAX_ENTRIES) functions as lpMeasure does, but
+/// interleaved: each repetition times a batch of each in turn, so what the
+/// host does meanwhile (other processes, frequency) weighs on all alike
+/// and their difference is measured, not the host's drift. Stops when
+/// every CV is below the target, or at `maxSeconds`; `out[i]` is function
+/// i's timing. One function is measured exactly as lpMeasure does.
+/// With three functions, `*difference` (when not NULL) receives the
+/// paired difference first + second - third: its median over the
+/// repetitions and the standard error of its mean.
+void lpMeasureInterleaved(void (*const calls[])(void *context),
+                          void *const contexts[], int n,
+                          const LpTimingOptions *options, LpTiming out[],
+                          LpDifference *difference);
+
 #endif /* LATENCY_PROFILE_TIMING_H */

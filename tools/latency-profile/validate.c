@@ -41,9 +41,7 @@ typedef struct {
   LpShapeSet shapes; /* kernels of every model, shared            */
 } Validation;
 
-/* The plugin: ../lib/LatencyPlugin.so from this binary (build tree and
- * installed layout alike). */
-static bool findPlugin(char *out, size_t size) {
+bool lpFindPlugin(char *out, size_t size) {
   char self[4096];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0)
@@ -53,9 +51,7 @@ static bool findPlugin(char *out, size_t size) {
   return access(out, R_OK) == 0;
 }
 
-/* The pipeline the profile was measured with: its name when built in,
- * else its pass string; "loops" for a profile that does not say. */
-static void profilePipeline(const char *dir, char *out, size_t size) {
+void lpProfilePipeline(const char *dir, char *out, size_t size) {
   char path[4200], name[64];
   snprintf(path, sizeof path, "%s/device.csv", dir);
   if (!lpReadKeyValue(path, "pipeline", name, sizeof name))
@@ -79,15 +75,14 @@ static bool asanRuntime(char *out, size_t size) {
   return true;
 }
 
-/* Runs the pass on the model through mlir-opt; writes the annotated IR. */
-static bool predict(Validation *v, const char *model, const char *annotated,
-                    char *err, size_t size) {
-  char pipeline[4400], plugin[4300], log[200];
+bool lpPredictWithPass(const char *pluginPath, const char *profileDir,
+                       double timeout, const char *model, const char *annotated,
+                       const char *log, char *err, size_t size) {
+  char pipeline[4400], plugin[4300];
   snprintf(pipeline, sizeof pipeline,
            "--pass-pipeline=builtin.module(annotate-latency{profile=%s})",
-           v->o->profileDir);
-  snprintf(plugin, sizeof plugin, "--load-pass-plugin=%s", v->plugin);
-  snprintf(log, sizeof log, "%s/predict.log", v->work);
+           profileDir);
+  snprintf(plugin, sizeof plugin, "--load-pass-plugin=%s", pluginPath);
   char preload[600];
   char *argv[] = {"env",         preload, "ASAN_OPTIONS=detect_leaks=0",
                   LP_MLIR_OPT,   plugin,  pipeline,
@@ -96,7 +91,7 @@ static bool predict(Validation *v, const char *model, const char *annotated,
   bool asan = asanRuntime(preload, sizeof preload);
   LpChild child;
   if (!lpSpawn(asan ? "/usr/bin/env" : LP_MLIR_OPT, asan ? argv : argv + 3, log,
-               v->o->timeout, &child, err, size))
+               timeout, &child, err, size))
     return false;
   if (child.exitStatus == 0)
     return true;
@@ -184,9 +179,11 @@ static void validateModel(Validation *v, size_t index, LpValidatedModel *m) {
   char annotated[200], log[200];
   snprintf(annotated, sizeof annotated, "%s/annotated-%zu.mlir", v->work,
            index);
+  snprintf(log, sizeof log, "%s/predict.log", v->work);
   printf("%s: predicting and measuring the whole model\n", lpBaseName(m->path));
   fflush(stdout);
-  if (!predict(v, m->path, annotated, m->error, sizeof m->error) ||
+  if (!lpPredictWithPass(v->plugin, v->o->profileDir, v->o->timeout, m->path,
+                         annotated, log, m->error, sizeof m->error) ||
       !readPrediction(v, annotated, m, m->error, sizeof m->error))
     return;
   unlink(annotated);
@@ -207,7 +204,7 @@ static bool setUp(Validation *v, const LpOptions *o) {
   v->o = o;
   CmError e;
   char dir[4096];
-  if (!findPlugin(v->plugin, sizeof v->plugin)) {
+  if (!lpFindPlugin(v->plugin, sizeof v->plugin)) {
     fprintf(stderr, "latency-profile: LatencyPlugin.so not found at %s\n",
             v->plugin);
     return false;
@@ -220,7 +217,7 @@ static bool setUp(Validation *v, const LpOptions *o) {
   if (o->pipeline)
     snprintf(v->pipeline, sizeof v->pipeline, "%s", o->pipeline);
   else
-    profilePipeline(dir, v->pipeline, sizeof v->pipeline);
+    lpProfilePipeline(dir, v->pipeline, sizeof v->pipeline);
   snprintf(v->work, sizeof v->work, "/tmp/latency-validate-XXXXXX");
   if (!mkdtemp(v->work)) {
     fprintf(stderr, "latency-profile: cannot create a scratch directory\n");

@@ -28,6 +28,22 @@ typedef struct {
   size_t numKernels;
 } LpValidatedModel;
 
+/// Writes the path of LatencyPlugin.so (../lib/ from this binary, in the
+/// build tree and installed alike) into `out`; false when it is missing.
+bool lpFindPlugin(char *out, size_t size);
+
+/// Writes the pipeline profile `dir` was measured with into `out`: its
+/// name when built in, else its pass string; "loops" when it does not say.
+void lpProfilePipeline(const char *dir, char *out, size_t size);
+
+/// Runs annotate-latency{profile=`profileDir`} on `model` through Debian's
+/// mlir-opt with the plugin at `pluginPath` (the ASan runtime preloaded in
+/// an ASan build), writing the annotated IR to `annotated` and mlir-opt's
+/// stderr to `log`; false with the first line of it in `err`.
+bool lpPredictWithPass(const char *pluginPath, const char *profileDir,
+                       double timeout, const char *model, const char *annotated,
+                       const char *log, char *err, size_t size);
+
 /// Prints each model's measured and predicted time, and per kernel the
 /// isolated measurement against the prediction, to stdout.
 void lpPrintValidation(const LpValidatedModel *models, size_t count,

@@ -85,8 +85,17 @@ bool cmProfileAllowsFusion(CmProfile profile, const char *producer,
 /// Returns how many (producer, consumer) rules fusion.csv holds.
 size_t cmProfileGetNumFusionRules(CmProfile profile);
 
-/// Replaces the fusion rules of `profile` with the rules of the fusion.csv at
-/// `path`; on failure returns the status, fills `err` and keeps the old rules.
+/// Returns fused / apart as measured on the device for an op of class
+/// `consumer` fused with its producer of class `producer` (1 - fusion.csv's
+/// `gain_pct` / 100, written by `latency-profile --fusion-rules`), whether
+/// or not that pair is a rule; NaN when the profile has no measurement of
+/// the pair.
+double cmProfileGetFusionRatio(CmProfile profile, const char *producer,
+                               const char *consumer);
+
+/// Replaces the fusion rules of `profile` (and their measured ratios) with
+/// those of the fusion.csv at `path`; on failure returns the status, fills
+/// `err` and keeps the old rules.
 CmStatus cmProfileLoadFusionRules(CmProfile profile, const char *path,
                                   CmError *err);
 
