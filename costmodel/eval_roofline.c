@@ -161,6 +161,15 @@ int evalRooflineMain(int argc, char **argv) {
     cmProfileDestroy(profile);
     return 1;
   }
+  if (n == 0) { /* a profile without tables, or filters that keep nothing */
+    fprintf(stderr,
+            "latency-eval: %s: no measured points with a work formula pass "
+            "the filters\n",
+            dir);
+    cmRooflineGroupsDestroy(groups, n);
+    cmProfileDestroy(profile);
+    return 1;
+  }
   char provenance[256];
   snprintf(provenance, sizeof provenance,
            "latency-eval --fit-roofline --holdout %g --seed %llu%s%s",
