@@ -165,6 +165,7 @@ static CmStatus estimatePrepared(const CmPrepared *prep, const double *axes,
   if (prep->reason[0])
     cmEstimateAddReasonText(out, prep->reason, "");
   const CmPolicy *policy = prep->policy;
+  double tiles = NAN; /* for the roofline's wave term */
   if (policy) {
     double q[CM_MAX_AXES], tq[CM_MAX_AXES];
     bool complete = true;
@@ -193,9 +194,10 @@ static CmStatus estimatePrepared(const CmPrepared *prep, const double *axes,
     if (!workDone)
       cmBuiltinWork(policy->kernel, preparedValue, &values, prep->dtype,
                     prep->kvDtype, &flops, &bytes);
+    tiles = cmBuiltinTiles(policy->kernel, preparedValue, &values);
   }
   cmRoofline(prep->profile, policy ? policy->kernel : NULL,
-             prep->dtype[0] ? prep->dtype : NULL, flops, bytes, out);
+             prep->dtype[0] ? prep->dtype : NULL, flops, bytes, tiles, out);
   return CM_OK;
 }
 

@@ -4,7 +4,13 @@
  *               bytes / (mem_bw * memory_efficiency)) + launch_us, where
  * launch_us.<kernel>, compute_efficiency.<kernel> and
  * memory_efficiency.<kernel> (the table kernel, e.g. launch_us.attention)
- * override the device-wide values when device.csv has them.
+ * override the device-wide values when device.csv has them, and
+ * `key.<kernel>.<dtype>` (launch_us.matmul.f16) overrides those: a fit of
+ * one kernel's tables per dtype (latency-eval --fit-roofline) writes them.
+ * With `sm_count` and `wave_us.<kernel>`, each wave of the kernel's output
+ * tiles over the SMs adds wave_us (work.c counts the tiles): a small
+ * kernel of many tiles pays for its prologues and epilogues. It is part of
+ * the fixed cost reported as launch_us.
  * Bytes are those crossing the kernel boundary (the caller's job for fused
  * kernels). With only one of the two bounds known, that one answers and the
  * reason says what was missing.
@@ -13,36 +19,65 @@
 #include "roofline.h"
 
 #include "answer.h"
+#include "work.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* device.csv's `key.<kernel>` when present, else `key`, else `fallback`:
- * per-kernel values (launch_us.attention) refine device-wide ones. */
-static double deviceNumberFor(CmProfile profile, const char *key,
-                              const char *kernel, double fallback) {
-  char specific[160];
-  snprintf(specific, sizeof specific, "%s.%s", key, kernel ? kernel : "");
-  double value =
-      kernel ? cmProfileGetDeviceNumber(profile, specific, NAN) : NAN;
+double cmRooflineKernelNumber(CmProfile profile, const char *key,
+                              const char *kernel, const char *dtype) {
+  char specific[200];
+  double value = NAN;
+  if (kernel && dtype) {
+    snprintf(specific, sizeof specific, "%s.%s.%s", key, kernel, dtype);
+    value = cmProfileGetDeviceNumber(profile, specific, NAN);
+  }
+  if (kernel && isnan(value)) {
+    snprintf(specific, sizeof specific, "%s.%s", key, kernel);
+    value = cmProfileGetDeviceNumber(profile, specific, NAN);
+  }
+  return value;
+}
+
+double cmRooflineDeviceNumber(CmProfile profile, const char *key,
+                              const char *kernel, const char *dtype,
+                              double fallback) {
+  double value = cmRooflineKernelNumber(profile, key, kernel, dtype);
   return isnan(value) ? cmProfileGetDeviceNumber(profile, key, fallback)
                       : value;
 }
 
-bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
-                double flops, double bytes, CmEstimate *out) {
-  out->flops = flops;
-  out->bytes = bytes;
+double cmRooflinePeak(CmProfile profile, const char *dtype) {
   char key[96];
   snprintf(key, sizeof key, "peak_flops.%s", dtype ? dtype : "");
   double peak = cmProfileGetDeviceNumber(profile, key, NAN);
-  if (isnan(peak))
-    peak = cmProfileGetDeviceNumber(profile, "peak_flops", NAN);
+  return isnan(peak) ? cmProfileGetDeviceNumber(profile, "peak_flops", NAN)
+                     : peak;
+}
+
+/* The per-wave cost: wave_us.<kernel> for each round of `tiles` over the
+ * device's sm_count; 0 when any of them is unknown. */
+static double waveCost(CmProfile profile, const char *kernel, const char *dtype,
+                       double tiles) {
+  double sms = cmProfileGetDeviceNumber(profile, "sm_count", NAN);
+  double wave = cmRooflineDeviceNumber(profile, "wave_us", kernel, dtype, 0);
+  return sms >= 1 && tiles > 0 && wave > 0 ? wave * ceil(tiles / sms) : 0;
+}
+
+bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
+                double flops, double bytes, double tiles, CmEstimate *out) {
+  out->flops = flops;
+  out->bytes = bytes;
+  double peak = cmRooflinePeak(profile, dtype);
   double bandwidth = cmProfileGetDeviceNumber(profile, "mem_bw", NAN);
-  double computeEff = deviceNumberFor(profile, "compute_efficiency", kernel, 1);
-  double memoryEff = deviceNumberFor(profile, "memory_efficiency", kernel, 1);
-  double launch = deviceNumberFor(profile, "launch_us", kernel, 0);
+  double computeEff =
+      cmRooflineDeviceNumber(profile, "compute_efficiency", kernel, dtype, 1);
+  double memoryEff =
+      cmRooflineDeviceNumber(profile, "memory_efficiency", kernel, dtype, 1);
+  double launch =
+      cmRooflineDeviceNumber(profile, "launch_us", kernel, dtype, 0) +
+      waveCost(profile, kernel, dtype, tiles);
 
   bool haveCompute = flops >= 0 && peak > 0 && computeEff > 0;
   bool haveMemory = bytes >= 0 && bandwidth > 0 && memoryEff > 0;

@@ -6,9 +6,26 @@
 
 /// Fills the roofline answer for `flops` and `bytes` (negative: unknown) of
 /// a kernel whose table kernel is `kernel` (may be NULL) and element type
-/// `dtype` (may be NULL) from the device of `profile`; returns false with the
-/// reason when neither bound can be computed.
+/// `dtype` (may be NULL) from the device of `profile`, in `tiles` output
+/// tiles (NAN: unknown, no wave term); returns false with the reason when
+/// neither bound can be computed.
 bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
-                double flops, double bytes, CmEstimate *out);
+                double flops, double bytes, double tiles, CmEstimate *out);
+
+/// Returns device.csv's `key.<kernel>.<dtype>`, else `key.<kernel>`, else
+/// NAN: the kernel's own value of `key`, without the device-wide fallback.
+double cmRooflineKernelNumber(CmProfile profile, const char *key,
+                              const char *kernel, const char *dtype);
+
+/// Returns device.csv's `key.<kernel>.<dtype>`, else `key.<kernel>`, else
+/// `key`, else `fallback` (`kernel`, `dtype` may be NULL: that level is
+/// skipped); the parameters the roofline of that kernel uses.
+double cmRooflineDeviceNumber(CmProfile profile, const char *key,
+                              const char *kernel, const char *dtype,
+                              double fallback);
+
+/// Returns the peak FLOP/s for `dtype` (peak_flops.<dtype>, else
+/// peak_flops), NaN when device.csv has neither.
+double cmRooflinePeak(CmProfile profile, const char *dtype);
 
 #endif /* LATENCY_ROOFLINE_H */

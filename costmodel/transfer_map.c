@@ -7,7 +7,9 @@
  *
  * C and M are the compute and memory times of each device's roofline
  * (peak_flops.<dtype> x compute_efficiency, mem_bw x memory_efficiency,
- * per-kernel overrides included) for the work of costmodel/work.c. The sum
+ * per-kernel overrides included; the target takes the reference's
+ * per-kernel efficiencies when it has none of its own) for the work of
+ * costmodel/work.c. The sum
  * rather than the larger of the two: it moves smoothly across the ridge
  * and measured best on the development pair (docs/accuracy.md). A bound
  * one device cannot compute (no peak for the dtype) is left out on both
@@ -47,8 +49,30 @@ static void rooflineOf(CmProfile profile, const CmTransferGroup *g,
                        double flops, double bytes, CmEstimate *out) {
   memset(out, 0, sizeof *out);
   const char *dtype = g->prep.dtype[0] ? g->prep.dtype : NULL;
-  if (!cmRoofline(profile, g->policy->kernel, dtype, flops, bytes, out))
+  if (!cmRoofline(profile, g->policy->kernel, dtype, flops, bytes, NAN, out))
     out->computeUs = out->memoryUs = out->launchUs = 0;
+}
+
+/* The target's roofline parts for this work. An efficiency the target
+ * does not give for the kernel but the reference does (fitted to its
+ * tables, latency-eval --fit-roofline) is the reference's: the same kernel
+ * class reaches the same share of each device's peaks, so the two rooflines
+ * differ by their peaks alone, as they did before any fit. */
+static void targetRooflineOf(const struct CmTransferImpl *t,
+                             const CmTransferGroup *g, double flops,
+                             double bytes, CmEstimate *out) {
+  rooflineOf(t->target, g, flops, bytes, out);
+  const char *kernel = g->policy->kernel;
+  const char *dtype = g->prep.dtype[0] ? g->prep.dtype : NULL;
+  static const char *const keys[] = {"compute_efficiency", "memory_efficiency"};
+  double *parts[] = {&out->computeUs, &out->memoryUs};
+  for (int i = 0; i < 2; i++) {
+    double own = cmRooflineKernelNumber(t->target, keys[i], kernel, dtype);
+    double ref = cmRooflineKernelNumber(t->reference, keys[i], kernel, dtype);
+    double used = cmRooflineDeviceNumber(t->target, keys[i], kernel, dtype, 1);
+    if (isnan(own) && ref > 0 && used > 0)
+      *parts[i] *= used / ref;
+  }
 }
 
 /* The target's floor for the kernel: its own launch_us.<kernel>, else the
@@ -79,7 +103,7 @@ void cmTransferRowScale(const struct CmTransferImpl *t,
     bytes = 1e9; /* no formula: scale by memory bandwidth alone */
   CmEstimate ref, tgt;
   rooflineOf(t->reference, g, flops, bytes, &ref);
-  rooflineOf(t->target, g, flops, bytes, &tgt);
+  targetRooflineOf(t, g, flops, bytes, &tgt);
   bool compute = ref.computeUs > 0 && tgt.computeUs > 0;
   bool memory = ref.memoryUs > 0 && tgt.memoryUs > 0;
   double num = (compute ? tgt.computeUs : 0) + (memory ? tgt.memoryUs : 0);

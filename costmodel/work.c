@@ -62,3 +62,18 @@ void cmBuiltinWork(const char *kernel, CmValueFn value, const void *ctx,
   if (*bytes < 0 && b >= 0)
     *bytes = b;
 }
+
+double cmBuiltinTiles(const char *kernel, CmValueFn value, const void *ctx) {
+  if (cmKernelIs(kernel, "matmul") || cmKernelIs(kernel, "batch_matmul"))
+    return ceil(value(ctx, "m") / 64) * ceil(value(ctx, "n") / 128) *
+           orDefault(value(ctx, "batch"), 1);
+  if (cmKernelIs(kernel, "attention") || cmKernelIs(kernel, "cross_attention"))
+    return orDefault(value(ctx, "batch"), 1) * value(ctx, "heads") *
+           ceil(value(ctx, "seq") / 64);
+  if (cmKernelIs(kernel, "attention_decode")) {
+    double heads = value(ctx, "heads");
+    return orDefault(value(ctx, "batch"), 1) *
+           orDefault(value(ctx, "kv_heads"), heads);
+  }
+  return NAN;
+}

@@ -30,4 +30,12 @@ void cmBuiltinWork(const char *kernel, CmValueFn value, const void *context,
                    const char *dtype, const char *kvDtype, double *flops,
                    double *bytes);
 
+/// Returns how many output tiles the usual GPU schedule of `kernel` splits
+/// its work into, the units that fill the SMs in waves (the roofline's
+/// `wave_us` term), or NAN for kernels without a formula:
+///   matmul, batch_matmul: ceil(m / 64) ceil(n / 128) batch;
+///   attention, cross_attention: batch heads ceil(seq / 64) (query tiles);
+///   attention_decode: batch kv_heads (one block per cached head).
+double cmBuiltinTiles(const char *kernel, CmValueFn value, const void *context);
+
 #endif /* LATENCY_WORK_H */

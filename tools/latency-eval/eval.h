@@ -54,6 +54,9 @@ void evalRepoint(Candidate *c);
 /// Writes the identifying key of `p` (kernel|regime values|axes) to `out`.
 void evalPointKey(const CmPoint *p, char *out, size_t size);
 
+/// Returns true when `p` passes the kernel and regime filters of `s`.
+bool evalPassesFilters(const Selection *s, const CmPoint *p);
+
 /// Adds `p` to the Selection `selection` when it passes its filters (a
 /// visitor for cmProfileForEachPoint).
 void evalCollect(void *selection, const CmPoint *p);
@@ -90,5 +93,10 @@ void evalPrintReport(bool json, const char *protocol, const Sample *samples,
 /// profile transferred from a reference on a measured target table; returns
 /// the exit status.
 int evalTransferMain(int argc, char **argv);
+
+/// Runs `latency-eval --roofline-only | --fit-roofline ...`
+/// (eval_roofline.c): the roofline tier alone on held-out points, before and
+/// after a fit to the others; returns the exit status.
+int evalRooflineMain(int argc, char **argv);
 
 #endif /* LATENCY_EVAL_H */

@@ -29,7 +29,7 @@ void evalPointKey(const CmPoint *p, char *out, size_t size) {
     used += (size_t)snprintf(out + used, size - used, "|%.17g", p->axes[a]);
 }
 
-static bool passesFilters(const Selection *s, const CmPoint *p) {
+bool evalPassesFilters(const Selection *s, const CmPoint *p) {
   if (s->kernel && strcmp(s->kernel, p->kernel))
     return false;
   for (size_t f = 0; f < s->numFilters; f++) {
@@ -50,7 +50,7 @@ static bool passesFilters(const Selection *s, const CmPoint *p) {
 
 void evalCollect(void *selection, const CmPoint *p) {
   Selection *s = selection;
-  if (!passesFilters(s, p))
+  if (!evalPassesFilters(s, p))
     return;
   if (s->count == s->capacity) {
     s->capacity = s->capacity ? 2 * s->capacity : 1024;

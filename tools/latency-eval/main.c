@@ -38,7 +38,11 @@ static const char kUsage[] =
     "key=value keeps only points whose regime key has that value.\n"
     "latency-eval --transfer --from REF --device DEV.csv --target TABLE.csv\n"
     "  [--random K | --suggest K] [--seed S]: accuracy of a profile\n"
-    "  transferred from REF with K target points of TABLE on its other rows.\n";
+    "  transferred from REF with K target points of TABLE on its other rows.\n"
+    "latency-eval (--roofline-only | --fit-roofline) --profile P [--holdout "
+    "F]\n"
+    "  [--seed S] [--out-device FILE | --write]: the roofline tier alone on\n"
+    "  held-out points, before and after fitting it to the others.\n";
 
 /* Predicts candidate c from `train`: the full model and the roofline alone. */
 static void predict(CmProfile train, const Candidate *c, Sample *out) {
@@ -124,6 +128,9 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--transfer")) /* eval_transfer.c */
       return evalTransferMain(argc, argv);
+    else if (!strcmp(argv[i], "--roofline-only") ||
+             !strcmp(argv[i], "--fit-roofline")) /* eval_roofline.c */
+      return evalRooflineMain(argc, argv);
   if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
     fputs(kUsage, stdout);
     return 0;
