@@ -11,13 +11,14 @@
  * A single query reads only the tables that could answer it (the answer is
  * that of a full load) and takes large triangulations from the on-disk
  * cache (triangulation_cache.h; MLIR_LATENCY_CACHE=off disables it).
+ * Corrupt cache entries (rebuilt) are noted on stderr.
  *
  *===----------------------------------------------------------------------===*/
 #include "latency/costmodel.h"
 
+#include "cache_file.h"
 #include "cm_error.h"
 #include "csv_reader.h"
-#include "triangulation_cache.h"
 
 #include <csv.h>
 #include <math.h>
@@ -241,9 +242,10 @@ int main(int argc, char **argv) {
       cmEstimatePrintJson(&e, stdout);
     }
   }
-  char note[4300];
-  if (cmTriangulationCacheTakeNote(note, sizeof note))
-    fprintf(stderr, "latency-query: note: %s\n", note);
+  char notes[2 * kCmCachePathSize];
+  if (cmCacheTakeNotes(notes, sizeof notes))
+    for (char *line = strtok(notes, "\n"); line; line = strtok(NULL, "\n"))
+      fprintf(stderr, "latency-query: note: %s\n", line);
   cmProfileDestroy(profile);
   return rc;
 }
