@@ -21,14 +21,28 @@ static pthread_mutex_t gNoteLock = PTHREAD_MUTEX_INITIALIZER;
 static char gNotes[2 * kCmCachePathSize]; /* corrupt entries, "" when none */
 static atomic_uint gTempCounter; /* distinct temporary names per process */
 
+/* One step of a lane: FNV-1a's multiply, then a shift to mix high bits
+ * back down. */
+static uint64_t mixWord(uint64_t h, const unsigned char *p) {
+  uint64_t w;
+  memcpy(&w, p, 8);
+  h = (h ^ w) * 0x100000001b3ull;
+  return h ^ (h >> 29);
+}
+
 uint64_t cmCacheHash(const void *data, size_t size, uint64_t h) {
   const unsigned char *p = data;
-  for (; size >= 8; p += 8, size -= 8) {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    h = (h ^ w) * 0x100000001b3ull;
-    h ^= h >> 29;
+  if (size >= 32) { /* four independent lanes: the multiplies overlap */
+    uint64_t lane[4] = {h, h ^ 0x9e3779b97f4a7c15ull, h + 0x632be59bd9b4e019ull,
+                        ~h};
+    for (; size >= 32; p += 32, size -= 32)
+      for (int i = 0; i < 4; i++)
+        lane[i] = mixWord(lane[i], p + 8 * i);
+    for (int i = 0; i < 4; i++)
+      h = (h ^ lane[i]) * 0xff51afd7ed558ccdull, h ^= h >> 32;
   }
+  for (; size >= 8; p += 8, size -= 8)
+    h = mixWord(h, p);
   for (; size; p++, size--)
     h = (h ^ *p) * 0x100000001b3ull;
   h ^= h >> 33;
