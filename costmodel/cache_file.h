@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "latency/costmodel.h"
+
 enum { kCmCachePathSize = 4096 };
 
 /// Writes the cache directory into `dir` (at most `size` bytes), creating
@@ -41,11 +43,7 @@ bool cmCacheWriteFile(const char *path, const CmCacheChunk *chunks,
                       size_t numChunks);
 
 /// Keeps the note "cache entry PATH is corrupt (WHY); rebuilt" for
-/// cmCacheTakeNotes; thread-safe.
+/// cmCacheTakeNotes (latency/costmodel.h); thread-safe.
 void cmCacheNoteCorrupt(const char *path, const char *why);
-
-/// Copies the notes kept since the last call (one per line) into `notes`
-/// and clears them; returns false when there are none.
-bool cmCacheTakeNotes(char *notes, size_t size);
 
 #endif /* LATENCY_CACHE_FILE_H */

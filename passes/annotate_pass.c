@@ -431,6 +431,21 @@ static void remarkWeightsFolded(const LatFunctionReport *fn) {
   latEmitRemark(mlirOperationGetLocation(fn->func), text);
 }
 
+/* Says at the module which damaged cache entries the cost model refused
+ * and rebuilt while answering (answers are those without the cache). */
+static void remarkCacheNotes(MlirOperation module) {
+  char notes[8192];
+  if (!cmCacheTakeNotes(notes, sizeof notes))
+    return;
+  for (const char *line = notes; *line;) {
+    size_t length = strcspn(line, "\n");
+    char text[8300];
+    snprintf(text, sizeof text, "latency: %.*s", (int)length, line);
+    latEmitRemark(mlirOperationGetLocation(module), text);
+    line += length + (line[length] == '\n');
+  }
+}
+
 MlirLogicalResult latAnnotateLatency(MlirOperation module,
                                      const LatAnnotateOptions *options) {
   const char *precision;
@@ -472,6 +487,7 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
   }
   for (long i = 0; ok && i < n; i++)
     estimateFunction(&estimation, &fns[i]);
+  remarkCacheNotes(module);
   char error[600];
   const char *profileName = cmProfileGetDir(profile);
   if (ok && options->report && *options->report &&
