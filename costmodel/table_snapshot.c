@@ -2,7 +2,7 @@
  *
  * One file per (table bytes, policies), named by a hash of both:
  *
- *   header  magic "MLLATTAB", version, the key (two content hashes, size,
+ *   header  magic "MLLATTAB", version, the key (content hash and size,
  *           policy hash), numGroups, payload size, payload checksum
  *   groups  numGroups records in the order the parse met them:
  *             kernel length, regime key length, dim, numRows, numDropped,
@@ -34,15 +34,15 @@ enum { kSnapshotVersion = 1, kMaxName = 4096 };
 static const char kMagic[8] = {'M', 'L', 'L', 'A', 'T', 'T', 'A', 'B'};
 
 typedef struct {
-  char magic[8];           /* kMagic                               */
-  uint32_t version;        /* kSnapshotVersion                     */
-  uint32_t reserved;       /* 0                                    */
-  uint64_t contentHash[2]; /* the key, checked in full             */
-  uint64_t contentSize;    /*                                      */
-  uint64_t policyHash;     /*                                      */
-  uint64_t numGroups;      /* records that follow                  */
-  uint64_t payloadSize;    /* bytes after the header               */
-  uint64_t checksum;       /* cmCacheHash of the payload           */
+  char magic[8];        /* kMagic                               */
+  uint32_t version;     /* kSnapshotVersion                     */
+  uint32_t reserved;    /* 0                                    */
+  uint64_t contentHash; /* the key, checked in full             */
+  uint64_t contentSize; /*                                      */
+  uint64_t policyHash;  /*                                      */
+  uint64_t numGroups;   /* records that follow                  */
+  uint64_t payloadSize; /* bytes after the header               */
+  uint64_t checksum;    /* cmCacheHash of the payload           */
 } SnapshotHeader;
 
 typedef struct {
@@ -98,12 +98,11 @@ bool cmTableSnapshotKeyOf(const struct CmProfileImpl *profile, const char *path,
   if (bytes == MAP_FAILED)
     return false;
   key->contentSize = (uint64_t)st.st_size;
-  key->contentHash[0] = cmCacheHash(bytes, (size_t)st.st_size, 0x7461626c65ull);
-  key->contentHash[1] = cmCacheHash(bytes, (size_t)st.st_size, ~0x1234567ull);
+  key->contentHash = cmCacheHash(bytes, (size_t)st.st_size, 0x7461626c65ull);
   munmap(bytes, (size_t)st.st_size);
   key->policyHash = hashPolicies(&profile->policies);
-  uint64_t name = cmCacheHash(&key->policyHash, sizeof key->policyHash,
-                              key->contentHash[0]);
+  uint64_t name =
+      cmCacheHash(&key->policyHash, sizeof key->policyHash, key->contentHash);
   int n = snprintf(key->path, sizeof key->path, "%s/tab-v%d-%016llx.bin", dir,
                    kSnapshotVersion, (unsigned long long)name);
   return n > 0 && (size_t)n < sizeof key->path;
@@ -174,13 +173,8 @@ static CmStatus addGroup(struct CmProfileImpl *profile, const GroupView *view) {
   CmGroup *g = cmGroupSetFind(&profile->groups, kernel, regime, policy, true);
   if (!g)
     return CM_ERR_NOMEM;
-  double x[CM_MAX_AXES], y;
-  for (uint64_t r = 0; r < view->record.numRows; r++) {
-    memcpy(x, view->x + r * g->dim * sizeof *x, g->dim * sizeof *x);
-    memcpy(&y, view->y + r * sizeof y, sizeof y);
-    if (cmGroupAppend(g, x, y) != CM_OK)
-      return CM_ERR_NOMEM;
-  }
+  if (cmGroupAppendRows(g, view->x, view->y, view->record.numRows) != CM_OK)
+    return CM_ERR_NOMEM;
   g->numDropped += view->record.numDropped;
   profile->numDropped += view->record.numDropped;
   profile->numRows += view->record.numRows;
@@ -200,9 +194,8 @@ static const char *checkFile(const unsigned char *file, size_t size,
     return "bad magic";
   if (h.version != kSnapshotVersion)
     return "unknown version";
-  if (h.contentHash[0] != key->contentHash[0] ||
-      h.contentHash[1] != key->contentHash[1] ||
-      h.contentSize != key->contentSize || h.policyHash != key->policyHash)
+  if (h.contentHash != key->contentHash || h.contentSize != key->contentSize ||
+      h.policyHash != key->policyHash)
     return "another table's key";
   if (h.payloadSize != size - sizeof h)
     return "truncated or wrong size";
@@ -293,7 +286,7 @@ void cmTableSnapshotStore(const CmTableSnapshotKey *key, const CmTableRun *runs,
   for (size_t i = 0; i < numRuns; i++)
     end = writeRecord(&runs[i], end);
   SnapshotHeader h = {.version = kSnapshotVersion,
-                      .contentHash = {key->contentHash[0], key->contentHash[1]},
+                      .contentHash = key->contentHash,
                       .contentSize = key->contentSize,
                       .policyHash = key->policyHash,
                       .numGroups = numRuns,

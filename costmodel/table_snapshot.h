@@ -19,7 +19,7 @@
 
 typedef struct {
   char path[kCmCachePathSize]; /* the snapshot file                     */
-  uint64_t contentHash[2];     /* two hashes of the table's bytes       */
+  uint64_t contentHash;        /* hash of the table's bytes             */
   uint64_t contentSize;        /* its size                              */
   uint64_t policyHash;         /* hash of the profile's policies        */
 } CmTableSnapshotKey;
