@@ -9,8 +9,9 @@
  * millions of rows need no more memory than one. A bad row gets an error on
  * stderr naming its line, an "error" row on stdout, and the rest still run.
  * A single query reads only the tables that could answer it (the answer is
- * that of a full load) and takes large triangulations from the on-disk
- * cache (triangulation_cache.h; MLIR_LATENCY_CACHE=off disables it).
+ * that of a full load), loads their snapshots and large triangulations
+ * from the on-disk cache (table_snapshot.h, triangulation_cache.h;
+ * MLIR_LATENCY_CACHE=off disables it).
  * Corrupt cache entries (rebuilt) are noted on stderr.
  *
  *===----------------------------------------------------------------------===*/
