@@ -28,11 +28,18 @@
 /* Barycentric tolerance: a point this close outside a face still counts. */
 static const double kInsideEps = 1e-12;
 
+/* States of a simplex's slot in t->transforms. Only the thread that moves it
+ * from absent to writing writes the slot; readers use it only once ready
+ * (acquire), so there is no data race and every thread sees the same bits. */
+enum { kTransformAbsent, kTransformWriting, kTransformReady };
+
 void cmTriangulationDestroy(CmTriangulation *t) {
   if (!t)
     return;
   free(t->points);
   free(t->vertices);
+  free(t->transforms);
+  free(t->transformState);
   for (int i = 0; i < kMaxDim; i++)
     free(t->bounds[i]);
   free(t->cellStart);
@@ -114,9 +121,7 @@ static bool triangulateWithQhull(CmTriangulation *t, char *reason,
 }
 
 /* Inverts the dim x dim edge matrix of simplex s into `inv` (dim*dim);
- * false when the simplex is degenerate. Computed when a simplex is tested
- * rather than kept for all of them (9 doubles each: 17 MB on the GEMM grid,
- * half a cold start's memory); the same arithmetic gives the same bits. */
+ * false when the simplex is degenerate. */
 static bool computeTransform(const CmTriangulation *t, size_t s, double *inv) {
   int d = t->dim;
   const uint32_t *v = t->vertices + s * (d + 1);
@@ -295,10 +300,17 @@ CmTriangulation *cmTriangulationAllocateWithPoints(const double *points,
   return t;
 }
 
+bool cmTriangulationAllocateTransforms(CmTriangulation *t) {
+  size_t dd = (size_t)t->dim * t->dim;
+  t->transforms = malloc((t->numSimplices * dd + 1) * sizeof *t->transforms);
+  t->transformState = calloc(t->numSimplices + 1, sizeof *t->transformState);
+  return t->transforms && t->transformState;
+}
+
 /* Builds the cell grid of t's simplices; frees `t` and returns NULL when out
  * of memory. */
 static CmTriangulation *finishGrid(CmTriangulation *t) {
-  if (!buildGrid(t)) {
+  if (!cmTriangulationAllocateTransforms(t) || !buildGrid(t)) {
     cmTriangulationDestroy(t);
     return NULL;
   }
@@ -339,12 +351,36 @@ const uint32_t *cmTriangulationGetSimplices(const CmTriangulation *t,
 }
 
 /* Barycentric coordinates of q in simplex s; false when s is degenerate. */
+/* The inverse transform of listed (so non-degenerate) simplex s: computed
+ * the first time the simplex is tested and kept, rather than computed for
+ * all of them up front (9 doubles each: 17 MB on the GEMM grid, half a
+ * single query's memory, of which it tests a handful). */
+static const double *transformOf(const CmTriangulation *t, size_t s,
+                                 double *scratch) {
+  size_t dd = (size_t)t->dim * t->dim;
+  double *slot = t->transforms + s * dd;
+  unsigned char state =
+      atomic_load_explicit(&t->transformState[s], memory_order_acquire);
+  if (state == kTransformReady)
+    return slot;
+  computeTransform(t, s, scratch);
+  unsigned char absent = kTransformAbsent;
+  if (state == kTransformAbsent &&
+      atomic_compare_exchange_strong_explicit(
+          &t->transformState[s], &absent, kTransformWriting,
+          memory_order_relaxed, memory_order_relaxed)) {
+    memcpy(slot, scratch, dd * sizeof *slot);
+    atomic_store_explicit(&t->transformState[s], kTransformReady,
+                          memory_order_release);
+  }
+  return scratch;
+}
+
 static bool barycentric(const CmTriangulation *t, size_t s, const double *q,
                         double *b) {
   int d = t->dim;
-  double inv[kMaxDim * kMaxDim];
-  if (!computeTransform(t, s, inv))
-    return false;
+  double scratch[kMaxDim * kMaxDim];
+  const double *inv = transformOf(t, s, scratch);
   const double *last = t->points + (size_t)t->vertices[s * (d + 1) + d] * d;
   double sum = 0;
   for (int i = 0; i < d; i++) {

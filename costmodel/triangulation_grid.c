@@ -107,5 +107,9 @@ CmTriangulation *cmTriangulationCreateFromGridOwned(const double *points,
   t->cellStart = grid->cellStart;
   t->cellSimplices = grid->cellSimplices;
   computeBox(t);
+  if (!cmTriangulationAllocateTransforms(t)) {
+    cmTriangulationDestroy(t);
+    return NULL;
+  }
   return t;
 }
