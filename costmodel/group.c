@@ -121,6 +121,35 @@ void cmGroupSetFree(CmGroupSet *set) {
   memset(set, 0, sizeof *set);
 }
 
+/* Makes room for `more` rows; false when out of memory. */
+static bool reserveRows(CmGroup *g, size_t more) {
+  if (g->numRows + more <= g->capacity)
+    return true;
+  size_t capacity = g->capacity ? 2 * g->capacity : 64;
+  while (capacity < g->numRows + more)
+    capacity *= 2;
+  double *nx = realloc(g->x, capacity * g->dim * sizeof *nx);
+  if (!nx)
+    return false;
+  g->x = nx;
+  double *ny = realloc(g->y, capacity * sizeof *ny);
+  if (!ny)
+    return false;
+  g->y = ny;
+  g->capacity = capacity;
+  return true;
+}
+
+CmStatus cmGroupAppendRows(CmGroup *g, const void *x, const void *y,
+                           size_t numRows) {
+  if (!reserveRows(g, numRows))
+    return CM_ERR_NOMEM;
+  memcpy(g->x + g->numRows * g->dim, x, numRows * g->dim * sizeof *g->x);
+  memcpy(g->y + g->numRows, y, numRows * sizeof *g->y);
+  g->numRows += numRows;
+  return CM_OK;
+}
+
 CmStatus cmGroupAppend(CmGroup *g, const double *x, double y) {
   if (g->numRows == g->capacity) {
     size_t capacity = g->capacity ? 2 * g->capacity : 64;

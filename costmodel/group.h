@@ -67,6 +67,11 @@ void cmGroupSetFree(CmGroupSet *set);
 /// Appends one measured row (raw axis values `x`, latency `y`) to `group`.
 CmStatus cmGroupAppend(CmGroup *group, const double *x, double y);
 
+/// Appends `numRows` rows (`numRows` * dim raw axis values `x`, latencies
+/// `y`) to `group` at once, as that many cmGroupAppend calls would.
+CmStatus cmGroupAppendRows(CmGroup *group, const void *x, const void *y,
+                           size_t numRows);
+
 /// Seals `group` once (averages duplicates, builds the exact index and the
 /// transformed coordinates); returns false when out of memory.
 bool cmGroupSeal(CmGroup *group);

@@ -23,6 +23,18 @@ static int compareByX(const void *a, const void *b) {
   return (xa > xb) - (xa < xb);
 }
 
+/* Sorts a line by its axis value. Tables list their rows in axis order, so
+ * most lines come in sorted and skip qsort; a line's values are distinct
+ * (its points differ only on this axis), so either way the order is the
+ * same. */
+static void sortLine(CmLinePoint *points, size_t count) {
+  for (size_t i = 1; i < count; i++)
+    if (!(points[i - 1].x < points[i].x)) {
+      qsort(points, count, sizeof *points, compareByX);
+      return;
+    }
+}
+
 void cmLineIndexDestroy(CmLineIndex *index) {
   if (!index)
     return;
@@ -71,9 +83,8 @@ static CmLineIndex *lineIndexCreate(const CmGroup *g, int axis) {
   }
   free(fill);
   for (size_t l = 0; l < index->numLines; l++)
-    qsort(index->entries + index->lineStart[l],
-          index->lineStart[l + 1] - index->lineStart[l], sizeof *index->entries,
-          compareByX);
+    sortLine(index->entries + index->lineStart[l],
+             index->lineStart[l + 1] - index->lineStart[l]);
   return index;
 }
 

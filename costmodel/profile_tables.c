@@ -4,7 +4,9 @@
  * number or an axis value outside its policy transform's domain stops the
  * load with "tables/x.csv:LINE: ..."; a NaN, infinite, zero or negative
  * latency drops the row and counts it. Files are read in name order, so a
- * profile loads the same way on every machine.
+ * profile loads the same way on every machine. A table parsed once is
+ * loaded from its snapshot afterwards (table_snapshot.h), with the same
+ * groups.
  *
  *===----------------------------------------------------------------------===*/
 #include "profile.h"
@@ -12,6 +14,7 @@
 #include "cm_error.h"
 #include "latency/costmodel_util.h"
 #include "table_scan.h"
+#include "table_snapshot.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -41,7 +44,28 @@ typedef struct {
   int kernelColumn, latencyColumn;
   KernelColumns kernels[kMaxKernelsPerTable];
   size_t numKernels;
+  CmTableRun *runs; /* groups this table added to, in first-seen order, */
+  size_t numRuns;   /* for its snapshot                                 */
+  size_t runCapacity;
 } TableReader;
+
+/* Records that this table adds to `g` (once per group); false when out of
+ * memory. */
+static bool noteRun(TableReader *r, CmGroup *g) {
+  for (size_t i = r->numRuns; i-- > 0;)
+    if (r->runs[i].group == g)
+      return true;
+  if (r->numRuns == r->runCapacity) {
+    size_t capacity = r->runCapacity ? 2 * r->runCapacity : 16;
+    CmTableRun *grown = realloc(r->runs, capacity * sizeof *grown);
+    if (!grown)
+      return false;
+    r->runs = grown;
+    r->runCapacity = capacity;
+  }
+  r->runs[r->numRuns++] = (CmTableRun){g, g->numRows, g->numDropped};
+  return true;
+}
 
 static int findColumn(const TableReader *r, const char *column) {
   for (size_t i = 0; i < r->numColumns; i++)
@@ -160,7 +184,7 @@ static CmStatus groupOfRow(TableReader *r, const KernelColumns *k,
                       r->name, line, kRegimeValueMax, kRegimeKeySize - 1);
   CmGroup *g =
       cmGroupSetFind(&r->profile->groups, k->kernel, key, k->policy, true);
-  if (!g)
+  if (!g || !noteRun(r, g))
     return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
   r->lastKernel = k;
   r->lastGroup = cacheable ? g : NULL;
@@ -219,12 +243,32 @@ static CmStatus readRow(void *context, char **fields, size_t n, size_t line,
   return CM_OK;
 }
 
-/* Parses one table; with `needs`, skips it unparsed when its bytes could
- * hold a row for none of them. */
+/* Parses one table into `profile` and, with a snapshot `key`, stores what
+ * it added. */
+static CmStatus parseTable(struct CmProfileImpl *profile, const char *path,
+                           const char *name, const CmTableSnapshotKey *key,
+                           CmError *err) {
+  TableReader reader = {.profile = profile, .name = name};
+  CmStatus status = cmCsvReadFile(path, name, readRow, &reader, err);
+  if (status == CM_OK && reader.numColumns == 0)
+    status =
+        cmErrorSet(err, CM_ERR_FORMAT, "%s:1: empty table, no header", name);
+  if (status == CM_OK && key)
+    cmTableSnapshotStore(key, reader.runs, reader.numRuns);
+  for (size_t i = 0; i < reader.numColumns; i++)
+    free(reader.header[i]);
+  for (size_t i = 0; i < reader.numKernels; i++)
+    free(reader.kernels[i].kernel);
+  free(reader.runs);
+  return status;
+}
+
+/* Loads one table, from its snapshot when the cache holds a good one; with
+ * `needs`, skips it unparsed when its bytes could hold a row for none of
+ * them. */
 static CmStatus loadTable(struct CmProfileImpl *profile, const char *path,
                           const char *name, const CmTableNeed *needs,
                           size_t numNeeds, CmError *err) {
-  TableReader reader = {.profile = profile, .name = name};
   CmStatus status;
   if (needs) { /* search the bytes first: cheap next to parsing */
     bool needed = false;
@@ -232,15 +276,14 @@ static CmStatus loadTable(struct CmProfileImpl *profile, const char *path,
     if (status != CM_OK || !needed)
       return status; /* else no row could answer the needs: not parsed */
   }
-  status = cmCsvReadFile(path, name, readRow, &reader, err);
-  if (status == CM_OK && reader.numColumns == 0)
-    status =
-        cmErrorSet(err, CM_ERR_FORMAT, "%s:1: empty table, no header", name);
-  for (size_t i = 0; i < reader.numColumns; i++)
-    free(reader.header[i]);
-  for (size_t i = 0; i < reader.numKernels; i++)
-    free(reader.kernels[i].kernel);
-  return status;
+  CmTableSnapshotKey key;
+  bool cached = cmTableSnapshotKeyOf(profile, path, &key);
+  bool loaded = false;
+  if (cached &&
+      (status = cmTableSnapshotLoad(profile, &key, &loaded, err)) != CM_OK)
+    return status;
+  return loaded ? CM_OK
+                : parseTable(profile, path, name, cached ? &key : NULL, err);
 }
 
 static int compareNames(const void *a, const void *b) {

@@ -147,6 +147,12 @@ static void buildTriangulation(const CmGroup *g, const CmSubspaceIndex *index,
 }
 
 const CmTriangulation *
+cmSubspaceSetPeekTriangulation(const CmSubspaceSet *set) {
+  return atomic_load_explicit(&((CmSubspaceSet *)set)->tri,
+                              memory_order_acquire);
+}
+
+const CmTriangulation *
 cmSubspaceSetGetTriangulation(CmGroup *g, const CmSubspaceIndex *index,
                               const CmSubspaceSet *constSet, char *reason,
                               size_t reasonSize) {

@@ -38,6 +38,10 @@ size_t cmSubspaceSetGetSize(const CmSubspaceSet *set);
 /// Returns the group point index of member `i` of `set`.
 uint32_t cmSubspaceSetGetPoint(const CmSubspaceSet *set, size_t i);
 
+/// Returns the triangulation of `set` when it is already built, else NULL;
+/// never builds.
+const CmTriangulation *cmSubspaceSetPeekTriangulation(const CmSubspaceSet *set);
+
 /// Returns the triangulation of `set`, building it on first use under the
 /// group's lock; NULL with the reason copied into `reason` when the set
 /// cannot be triangulated (the failure is cached too).

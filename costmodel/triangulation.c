@@ -15,7 +15,7 @@
  * slivers that walks kept falling back to scanning every simplex.)
  *
  *===----------------------------------------------------------------------===*/
-#include "triangulation.h"
+#include "triangulation_impl.h"
 
 #include "libqhull_r/libqhull_r.h"
 
@@ -26,25 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kMaxDim = 3, kMaxCellsPerAxis = 64 };
-
 /* Barycentric tolerance: a point this close outside a face still counts. */
 static const double kInsideEps = 1e-12;
 
-struct CmTriangulation {
-  int dim;             /* 2 or 3                                          */
-  size_t numPoints;    /* input points                                    */
-  double *points;      /* numPoints * dim, copied                         */
-  size_t numSimplices; /* lower Delaunay simplices                        */
-  uint32_t *vertices;  /* numSimplices * (dim+1) point indices            */
-  double *transforms;  /* numSimplices * dim*dim inverse of the edge      */
-                       /* matrix, NaN-filled for degenerate simplices     */
-  int cellsPerAxis[kMaxDim];       /* grid cells along each axis             */
-  double *bounds[kMaxDim];         /* cellsPerAxis-1 inner boundaries each   */
-  size_t *cellStart;               /* cell -> first entry; numCells + 1      */
-  uint32_t *cellSimplices;         /* simplices overlapping each cell        */
-  double lo[kMaxDim], hi[kMaxDim]; /* bounding box of all points         */
-};
+/* States of a simplex's slot in t->transforms. Only the thread that moves it
+ * from absent to writing writes the slot; readers use it only once ready
+ * (acquire), so there is no data race and every thread sees the same bits. */
+enum { kTransformAbsent, kTransformWriting, kTransformReady };
 
 void cmTriangulationDestroy(CmTriangulation *t) {
   if (!t)
@@ -52,6 +40,7 @@ void cmTriangulationDestroy(CmTriangulation *t) {
   free(t->points);
   free(t->vertices);
   free(t->transforms);
+  free(t->transformState);
   for (int i = 0; i < kMaxDim; i++)
     free(t->bounds[i]);
   free(t->cellStart);
@@ -137,9 +126,9 @@ static bool triangulateWithQhull(CmTriangulation *t, char *reason,
   return ok && exitCode == 0;
 }
 
-/* Inverts the dim x dim edge matrix of simplex s into its transform; fills
- * NaN when the simplex is degenerate. */
-static void computeTransform(CmTriangulation *t, size_t s) {
+/* Inverts the dim x dim edge matrix of simplex s into `inv` (dim*dim);
+ * false when the simplex is degenerate. */
+static bool computeTransform(const CmTriangulation *t, size_t s, double *inv) {
   int d = t->dim;
   const uint32_t *v = t->vertices + s * (d + 1);
   const double *last = t->points + (size_t)v[d] * d;
@@ -150,7 +139,6 @@ static void computeTransform(CmTriangulation *t, size_t s) {
       a[i][j] = t->points[(size_t)v[j] * d + i] - last[i];
       scale = fmax(scale, fabs(a[i][j]));
     }
-  double *inv = t->transforms + s * d * d;
   double det;
   if (d == 2) {
     det = a[0][0] * a[1][1] - a[0][1] * a[1][0];
@@ -172,9 +160,7 @@ static void computeTransform(CmTriangulation *t, size_t s) {
     inv[8] = (a[0][0] * a[1][1] - a[0][1] * a[1][0]) / det;
   }
   /* Relative volume below ~1e-12: a sliver Qt made from a degenerate facet. */
-  if (!(fabs(det) > 1e-12 * pow(scale, d)))
-    for (int i = 0; i < d * d; i++)
-      inv[i] = NAN;
+  return fabs(det) > 1e-12 * pow(scale, d);
 }
 
 static int compareDoubles(const void *a, const void *b) {
@@ -269,18 +255,24 @@ static size_t registerSimplex(CmTriangulation *t, size_t s, size_t *counts,
 
 /* Builds the cell lists (compressed rows) of the non-degenerate simplices. */
 static bool buildGrid(CmTriangulation *t) {
-  for (size_t s = 0; s < t->numSimplices; s++)
-    computeTransform(t, s);
-  if (!chooseCells(t))
+  bool *usable = malloc(t->numSimplices + 1);
+  if (!usable || !chooseCells(t)) {
+    free(usable);
     return false;
+  }
+  double inv[kMaxDim * kMaxDim];
+  for (size_t s = 0; s < t->numSimplices; s++)
+    usable[s] = computeTransform(t, s, inv);
   size_t numCells = 1;
   for (int i = 0; i < t->dim; i++)
     numCells *= (size_t)t->cellsPerAxis[i];
   t->cellStart = calloc(numCells + 1, sizeof *t->cellStart);
-  if (!t->cellStart)
+  if (!t->cellStart) {
+    free(usable);
     return false;
+  }
   for (size_t s = 0; s < t->numSimplices; s++)
-    if (!isnan(t->transforms[s * t->dim * t->dim]))
+    if (usable[s])
       registerSimplex(t, s, t->cellStart, NULL);
   for (size_t c = 0; c < numCells; c++)
     t->cellStart[c + 1] += t->cellStart[c];
@@ -289,20 +281,20 @@ static bool buildGrid(CmTriangulation *t) {
   size_t *fill = malloc((numCells + 1) * sizeof *fill);
   if (!t->cellSimplices || !fill) {
     free(fill);
+    free(usable);
     return false;
   }
   memcpy(fill, t->cellStart, numCells * sizeof *fill);
   for (size_t s = 0; s < t->numSimplices; s++)
-    if (!isnan(t->transforms[s * t->dim * t->dim]))
+    if (usable[s])
       registerSimplex(t, s, fill, t->cellSimplices);
   free(fill);
+  free(usable);
   return true;
 }
 
-/* Allocates a triangulation holding a copy of `points`; NULL when out of
- * memory. */
-static CmTriangulation *allocateWithPoints(const double *points,
-                                           size_t numPoints, int dim) {
+CmTriangulation *cmTriangulationAllocateWithPoints(const double *points,
+                                                   size_t numPoints, int dim) {
   CmTriangulation *t = calloc(1, sizeof *t);
   if (!t || !(t->points = malloc(numPoints * dim * sizeof *t->points))) {
     free(t);
@@ -314,12 +306,17 @@ static CmTriangulation *allocateWithPoints(const double *points,
   return t;
 }
 
-/* Computes the transforms and the cell grid of t's simplices; frees `t` and
- * returns NULL when out of memory. */
-static CmTriangulation *finishGrid(CmTriangulation *t) {
+bool cmTriangulationAllocateTransforms(CmTriangulation *t) {
   size_t dd = (size_t)t->dim * t->dim;
   t->transforms = malloc((t->numSimplices * dd + 1) * sizeof *t->transforms);
-  if (!t->transforms || !buildGrid(t)) {
+  t->transformState = calloc(t->numSimplices + 1, sizeof *t->transformState);
+  return t->transforms && t->transformState;
+}
+
+/* Builds the cell grid of t's simplices; frees `t` and returns NULL when out
+ * of memory. */
+static CmTriangulation *finishGrid(CmTriangulation *t) {
+  if (!cmTriangulationAllocateTransforms(t) || !buildGrid(t)) {
     cmTriangulationDestroy(t);
     return NULL;
   }
@@ -338,7 +335,8 @@ CmTriangulation *cmTriangulationCreate(const double *points, size_t numPoints,
              dim + 1);
     return NULL;
   }
-  CmTriangulation *t = allocateWithPoints(points, numPoints, dim);
+  CmTriangulation *t =
+      cmTriangulationAllocateWithPoints(points, numPoints, dim);
   if (!t) {
     snprintf(reason, reasonSize, "out of memory");
     return NULL;
@@ -352,26 +350,6 @@ CmTriangulation *cmTriangulationCreate(const double *points, size_t numPoints,
   return t;
 }
 
-CmTriangulation *cmTriangulationCreateFromSimplicesOwned(const double *points,
-                                                         size_t numPoints,
-                                                         int dim,
-                                                         uint32_t *vertices,
-                                                         size_t numSimplices) {
-  bool valid = dim >= 2 && dim <= kMaxDim && numPoints >= (size_t)dim + 1;
-  size_t numIds = numSimplices * (dim + 1);
-  for (size_t i = 0; valid && i < numIds; i++)
-    valid = vertices[i] < numPoints;
-  CmTriangulation *t =
-      valid ? allocateWithPoints(points, numPoints, dim) : NULL;
-  if (!t) {
-    free(vertices);
-    return NULL;
-  }
-  t->vertices = vertices;
-  t->numSimplices = numSimplices;
-  return finishGrid(t);
-}
-
 const uint32_t *cmTriangulationGetSimplices(const CmTriangulation *t,
                                             size_t *numSimplices) {
   *numSimplices = t->numSimplices;
@@ -379,12 +357,36 @@ const uint32_t *cmTriangulationGetSimplices(const CmTriangulation *t,
 }
 
 /* Barycentric coordinates of q in simplex s; false when s is degenerate. */
+/* The inverse transform of listed (so non-degenerate) simplex s: computed
+ * the first time the simplex is tested and kept, rather than computed for
+ * all of them up front (9 doubles each: 17 MB on the GEMM grid, half a
+ * single query's memory, of which it tests a handful). */
+static const double *transformOf(const CmTriangulation *t, size_t s,
+                                 double *scratch) {
+  size_t dd = (size_t)t->dim * t->dim;
+  double *slot = t->transforms + s * dd;
+  unsigned char state =
+      atomic_load_explicit(&t->transformState[s], memory_order_acquire);
+  if (state == kTransformReady)
+    return slot;
+  computeTransform(t, s, scratch);
+  unsigned char absent = kTransformAbsent;
+  if (state == kTransformAbsent &&
+      atomic_compare_exchange_strong_explicit(
+          &t->transformState[s], &absent, kTransformWriting,
+          memory_order_relaxed, memory_order_relaxed)) {
+    memcpy(slot, scratch, dd * sizeof *slot);
+    atomic_store_explicit(&t->transformState[s], kTransformReady,
+                          memory_order_release);
+  }
+  return scratch;
+}
+
 static bool barycentric(const CmTriangulation *t, size_t s, const double *q,
                         double *b) {
   int d = t->dim;
-  const double *inv = t->transforms + s * d * d;
-  if (isnan(inv[0]))
-    return false;
+  double scratch[kMaxDim * kMaxDim];
+  const double *inv = transformOf(t, s, scratch);
   const double *last = t->points + (size_t)t->vertices[s * (d + 1) + d] * d;
   double sum = 0;
   for (int i = 0; i < d; i++) {
@@ -414,8 +416,7 @@ static bool locateInCell(const CmTriangulation *t, size_t cell, const double *q,
   double b[kMaxDim + 1];
   for (size_t e = t->cellStart[cell]; e < t->cellStart[cell + 1]; e++) {
     size_t s = t->cellSimplices[e];
-    barycentric(t, s, q, b);
-    bool inside = true;
+    bool inside = barycentric(t, s, q, b);
     for (int i = 0; i <= t->dim && inside; i++)
       inside = b[i] >= -kInsideEps;
     if (inside)

@@ -2,169 +2,157 @@
  *
  * One file per triangulated point set, named by a 64-bit hash of its points:
  *
- *   header  magic "MLLATTRI", version, dim, numPoints, numSimplices, checksum
+ *   header  magic "MLLATTRI", version, dim, numPoints, numSimplices,
+ *           cellsPerAxis, numEntries, checksum
  *   points  numPoints * dim doubles, the input as given
  *   ids     numSimplices * (dim + 1) uint32 point indices, in Qhull's order
+ *   grid    the point-location grid (triangulation.h): per axis
+ *           cellsPerAxis - 1 double boundaries, numCells + 1 uint64 cell
+ *           offsets, numEntries uint32 simplex indices
  *
  * in host byte order. The invariant: an entry is used only when its magic,
- * version, dim, sizes and checksum are right and its points equal the
- * query's byte for byte, so a hash collision, a stale file or a corrupt one
- * can cost time but never change an answer. Writers write a temporary file
- * and rename() it over the entry, so readers see a whole file or none.
+ * version, dim, sizes and checksum are right, its points equal the query's
+ * byte for byte and its grid passes cmTriangulationCreateFromGridOwned's
+ * checks, so a hash collision, a stale file or a corrupt one can cost time
+ * but never change an answer. Files are written by cmCacheWriteFile
+ * (temporary file, then rename), so readers see a whole file or none.
  *
  *===----------------------------------------------------------------------===*/
 #include "triangulation_cache.h"
 
-#include <errno.h>
-#include <pthread.h>
-#include <stdatomic.h>
+#include "cache_file.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-enum { kCacheVersion = 2, kPathSize = 4096 };
+enum { kCacheVersion = 3, kMaxCells = 64 };
 static const char kMagic[8] = {'M', 'L', 'L', 'A', 'T', 'T', 'R', 'I'};
 
+_Static_assert(sizeof(size_t) == sizeof(uint64_t),
+               "cell offsets are stored as uint64 and read in place");
+
 typedef struct {
-  char magic[8];         /* kMagic                                */
-  uint32_t version;      /* kCacheVersion                         */
-  uint32_t dim;          /* 2 or 3                                */
-  uint64_t numPoints;    /* input points                          */
-  uint64_t numSimplices; /* simplices that follow the points      */
-  uint64_t checksum;     /* entryChecksum of points and ids       */
+  char magic[8];            /* kMagic                                 */
+  uint32_t version;         /* kCacheVersion                          */
+  uint32_t dim;             /* 2 or 3                                 */
+  uint64_t numPoints;       /* input points                           */
+  uint64_t numSimplices;    /* simplices that follow the points       */
+  uint32_t cellsPerAxis[4]; /* grid cells per axis (unused axes: 0)   */
+  uint64_t numEntries;      /* simplex indices listed in the cells    */
+  uint64_t checksum;        /* chained cmCacheHash of every section   */
 } EntryHeader;
 
-static pthread_mutex_t gNoteLock = PTHREAD_MUTEX_INITIALIZER;
-static char gNote[kPathSize + 128]; /* last corrupt entry, "" when none */
-static atomic_uint gTempCounter;    /* distinct temporary names per process */
+/* Sizes in bytes of the sections after the header. */
+typedef struct {
+  size_t points, ids, bounds[3], starts, entries;
+} Sections;
 
-/*----------------------------------------------------------------- hashing --*/
-
-/* Hashes `size` bytes into `h` 8 bytes at a time (FNV-1a style multiply,
- * then a final avalanche); not cryptographic, only a key and a checksum. */
-static uint64_t hashBytes(const void *data, size_t size, uint64_t h) {
-  const unsigned char *p = data;
-  for (; size >= 8; p += 8, size -= 8) {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    h = (h ^ w) * 0x100000001b3ull;
-    h ^= h >> 29;
-  }
-  for (; size; p++, size--)
-    h = (h ^ *p) * 0x100000001b3ull;
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  return h ^ (h >> 33);
-}
-
-/* The checksum of an entry: its points, then its ids, hashed in a chain. */
-static uint64_t entryChecksum(const double *points, size_t pointBytes,
-                              const uint32_t *ids, size_t idBytes) {
-  return hashBytes(ids, idBytes, hashBytes(points, pointBytes, kCacheVersion));
-}
-
-/*------------------------------------------------------------------ places --*/
-
-static bool makeDir(const char *path) {
-  return mkdir(path, 0755) == 0 || errno == EEXIST;
-}
-
-/* Writes the cache directory into `dir` and creates it; false when the
- * cache is off or no directory can be had. */
-static bool cacheDir(char *dir, size_t size) {
-  const char *env = getenv("MLIR_LATENCY_CACHE");
-  if (env && (!strcmp(env, "off") || !strcmp(env, "0") || !strcmp(env, "no")))
-    return false;
-  if (env && *env) {
-    snprintf(dir, size, "%s", env);
-    return makeDir(dir);
-  }
-  const char *xdg = getenv("XDG_CACHE_HOME");
-  const char *home = getenv("HOME");
-  if (xdg && *xdg) {
-    snprintf(dir, size, "%s", xdg);
-  } else if (home && *home) {
-    snprintf(dir, size, "%s/.cache", home);
-  } else {
-    return false;
-  }
-  if (!makeDir(dir))
-    return false;
-  size_t len = strlen(dir);
-  if (len + sizeof "/mlir-latency" > size)
-    return false;
-  memcpy(dir + len, "/mlir-latency", sizeof "/mlir-latency");
-  return makeDir(dir);
-}
-
-/* Writes the entry path of these points into `path`; false when the cache
- * is off. */
+/* Entry path of these points into `path`; false when the cache is off. */
 static bool entryPath(const double *points, size_t numPoints, int dim,
                       char *path, size_t size) {
-  char dir[kPathSize];
-  if (!cacheDir(dir, sizeof dir))
+  char dir[kCmCachePathSize];
+  if (!cmCacheDir(dir, sizeof dir))
     return false;
-  uint64_t key = hashBytes(points, numPoints * dim * sizeof *points,
-                           0xcbf29ce484222325ull ^ (uint64_t)dim);
+  uint64_t key = cmCacheHash(points, numPoints * dim * sizeof *points,
+                             0xcbf29ce484222325ull ^ (uint64_t)dim);
   int n = snprintf(path, size, "%s/tri-v%d-%dd-%zu-%016llx.bin", dir,
                    kCacheVersion, dim, numPoints, (unsigned long long)key);
   return n > 0 && (size_t)n < size;
 }
 
-static void keepNote(const char *path, const char *why) {
-  pthread_mutex_lock(&gNoteLock);
-  snprintf(gNote, sizeof gNote, "cache entry %s is corrupt (%s); rebuilt", path,
-           why);
-  pthread_mutex_unlock(&gNoteLock);
-}
-
 /*----------------------------------------------------------------- reading --*/
+
+/* Section sizes a header announces, or false when they cannot be those of
+ * a file of `fileSize` bytes (checked before multiplying, so a damaged
+ * count cannot overflow into a plausible size). */
+static bool sectionsOf(const EntryHeader *h, size_t fileSize, Sections *s) {
+  size_t numCells = 1;
+  memset(s, 0, sizeof *s);
+  for (uint32_t i = 0; i < h->dim; i++) {
+    uint32_t n = h->cellsPerAxis[i];
+    if (n < 1 || n > kMaxCells)
+      return false;
+    s->bounds[i] = (n - 1) * sizeof(double);
+    numCells *= n;
+  }
+  if (h->numSimplices > fileSize / ((h->dim + 1) * sizeof(uint32_t)) ||
+      h->numEntries > fileSize / sizeof(uint32_t))
+    return false;
+  s->points = (size_t)h->numPoints * h->dim * sizeof(double);
+  s->ids = (size_t)h->numSimplices * (h->dim + 1) * sizeof(uint32_t);
+  s->starts = (numCells + 1) * sizeof(uint64_t);
+  s->entries = (size_t)h->numEntries * sizeof(uint32_t);
+  return sizeof *h + s->points + s->ids + s->bounds[0] + s->bounds[1] +
+             s->bounds[2] + s->starts + s->entries ==
+         fileSize;
+}
 
 /* Checks the header of an entry of `fileSize` bytes against the query;
  * returns why it is unusable, or NULL. */
 static const char *checkHeader(const EntryHeader *h, size_t fileSize,
-                               size_t numPoints, int dim) {
+                               size_t numPoints, int dim, Sections *s) {
   if (memcmp(h->magic, kMagic, sizeof kMagic))
     return "bad magic";
   if (h->version != kCacheVersion)
     return "unknown version";
   if (h->dim != (uint32_t)dim || h->numPoints != numPoints)
     return "wrong point set";
-  size_t pointBytes = numPoints * dim * sizeof(double);
-  size_t idBytes = (fileSize - sizeof *h - pointBytes);
-  if (fileSize < sizeof *h + pointBytes ||
-      h->numSimplices != idBytes / ((dim + 1) * sizeof(uint32_t)) ||
-      idBytes % ((dim + 1) * sizeof(uint32_t)))
+  if (!sectionsOf(h, fileSize, s))
     return "truncated or wrong size";
   return NULL;
 }
 
-/* Reads the points and ids of an entry whose header `h` checked out into
- * new arrays; returns why they are unusable, or NULL (with *ids NULL when
- * out of memory or when they are another point set's). */
-static const char *readPayload(FILE *f, const EntryHeader *h,
-                               const double *points, size_t pointBytes,
-                               uint32_t **ids) {
-  size_t idBytes = (size_t)h->numSimplices * (h->dim + 1) * sizeof **ids;
-  double *stored = malloc(pointBytes + 1);
-  *ids = malloc(idBytes + 1);
-  const char *why = NULL;
-  if (!stored || !*ids) {
-    why = NULL; /* out of memory: triangulate instead */
-  } else if (fread(stored, 1, pointBytes, f) != pointBytes ||
-             fread(*ids, 1, idBytes, f) != idBytes ||
-             entryChecksum(stored, pointBytes, *ids, idBytes) != h->checksum) {
-    why = "checksum mismatch";
-  } else if (!memcmp(stored, points, pointBytes)) {
-    free(stored);
-    return NULL; /* the entry of these points */
+/* Reads `size` bytes into a new array at `*out` and chains them into
+ * `*checksum`; false when out of memory or short. */
+static bool readSection(FILE *f, size_t size, void **out, uint64_t *checksum) {
+  *out = malloc(size + 1);
+  if (!*out || fread(*out, 1, size, f) != size)
+    return false;
+  *checksum = cmCacheHash(*out, size, *checksum);
+  return true;
+}
+
+/* The arrays of one entry as read. */
+typedef struct {
+  double *points;
+  uint32_t *ids;
+  CmTriangulationGrid grid;
+} Payload;
+
+static void freePayload(Payload *p) {
+  free(p->points);
+  free(p->ids);
+  for (int i = 0; i < 3; i++)
+    free(p->grid.bounds[i]);
+  free(p->grid.cellStart);
+  free(p->grid.cellSimplices);
+}
+
+/* Reads the sections of an entry whose header `h` checked out; returns why
+ * they are unusable, or NULL. A failed allocation is not corruption:
+ * `*ok` tells whether the payload was read. */
+static const char *readPayload(FILE *f, const EntryHeader *h, const Sections *s,
+                               Payload *p, bool *ok) {
+  uint64_t sum = kCacheVersion;
+  *ok = readSection(f, s->points, (void **)&p->points, &sum) &&
+        readSection(f, s->ids, (void **)&p->ids, &sum);
+  for (uint32_t i = 0; *ok && i < 3; i++) {
+    p->grid.cellsPerAxis[i] = i < h->dim ? (int)h->cellsPerAxis[i] : 0;
+    if (i < h->dim)
+      *ok = readSection(f, s->bounds[i], (void **)&p->grid.bounds[i], &sum);
   }
-  free(stored); /* else another point set with the same hash: not corrupt */
-  free(*ids);
-  *ids = NULL;
-  return why;
+  *ok = *ok && readSection(f, s->starts, (void **)&p->grid.cellStart, &sum) &&
+        readSection(f, s->entries, (void **)&p->grid.cellSimplices, &sum);
+  if (!*ok)
+    return NULL; /* out of memory (the size was checked): triangulate */
+  if (sum != h->checksum)
+    return "checksum mismatch";
+  size_t numCells = s->starts / sizeof(uint64_t) - 1;
+  if (p->grid.cellStart[numCells] != h->numEntries)
+    return "cell offsets do not match the entry count";
+  return NULL;
 }
 
 /* Loads the entry at `path` for these points; NULL when absent or unusable
@@ -176,53 +164,64 @@ static CmTriangulation *readEntry(const char *path, const double *points,
     return NULL;
   struct stat st;
   EntryHeader h;
+  Sections sections;
+  Payload p = {0};
   const char *why = NULL;
-  uint32_t *ids = NULL;
+  bool ok = false;
   CmTriangulation *t = NULL;
   if (fstat(fileno(f), &st) != 0 || (size_t)st.st_size < sizeof h ||
       fread(&h, sizeof h, 1, f) != 1)
     why = "truncated header";
-  else if (!(why = checkHeader(&h, (size_t)st.st_size, numPoints, dim)))
-    why = readPayload(f, &h, points, numPoints * dim * sizeof(double), &ids);
+  else if (!(why = checkHeader(&h, (size_t)st.st_size, numPoints, dim,
+                               &sections)))
+    why = readPayload(f, &h, &sections, &p, &ok);
   fclose(f);
-  if (ids) {
-    t = cmTriangulationCreateFromSimplicesOwned(points, numPoints, dim, ids,
-                                                (size_t)h.numSimplices);
+  if (ok && !why && !memcmp(p.points, points, sections.points)) {
+    t = cmTriangulationCreateFromGridOwned(points, numPoints, dim, p.ids,
+                                           (size_t)h.numSimplices, &p.grid);
     if (!t)
-      why = "a vertex index out of range";
-  }
+      why = "an index out of range";
+    p.ids = NULL, memset(&p.grid, 0, sizeof p.grid); /* taken (or freed) */
+  } /* else another point set with the same hash: not corrupt */
+  freePayload(&p);
   if (why)
-    keepNote(path, why);
+    cmCacheNoteCorrupt(path, why);
   return t;
 }
 
 /*----------------------------------------------------------------- writing --*/
 
-/* Stores the simplices of `t` at `path` through a temporary file; failures
- * are silent (the next process triangulates again). */
+/* Stores the simplices and grid of `t` at `path`; failures are silent (the
+ * next process triangulates again). */
 static void writeEntry(const char *path, const CmTriangulation *t,
                        const double *points, size_t numPoints, int dim) {
-  size_t numSimplices;
+  size_t numSimplices, numCells = 1;
   const uint32_t *ids = cmTriangulationGetSimplices(t, &numSimplices);
-  size_t pointBytes = numPoints * dim * sizeof(double);
-  size_t idBytes = numSimplices * (dim + 1) * sizeof(uint32_t);
+  CmTriangulationGrid grid;
+  cmTriangulationGetGrid(t, &grid);
   EntryHeader h = {.version = kCacheVersion,
                    .dim = (uint32_t)dim,
                    .numPoints = numPoints,
-                   .numSimplices = numSimplices,
-                   .checksum = entryChecksum(points, pointBytes, ids, idBytes)};
+                   .numSimplices = numSimplices};
   memcpy(h.magic, kMagic, sizeof kMagic);
-  char temp[kPathSize + 64];
-  snprintf(temp, sizeof temp, "%s.tmp.%ld.%u", path, (long)getpid(),
-           atomic_fetch_add(&gTempCounter, 1));
-  FILE *f = fopen(temp, "wb");
-  bool ok = f && fwrite(&h, sizeof h, 1, f) == 1 &&
-            fwrite(points, 1, pointBytes, f) == pointBytes &&
-            fwrite(ids, 1, idBytes, f) == idBytes;
-  if (f && fclose(f) != 0)
-    ok = false;
-  if (!ok || rename(temp, path) != 0)
-    remove(temp);
+  CmCacheChunk chunks[8] = {{&h, sizeof h},
+                            {points, numPoints * dim * sizeof(double)},
+                            {ids, numSimplices * (dim + 1) * sizeof *ids}};
+  size_t n = 3;
+  for (int i = 0; i < dim; i++) {
+    h.cellsPerAxis[i] = (uint32_t)grid.cellsPerAxis[i];
+    numCells *= (size_t)grid.cellsPerAxis[i];
+    chunks[n++] = (CmCacheChunk){grid.bounds[i],
+                                 (grid.cellsPerAxis[i] - 1) * sizeof(double)};
+  }
+  h.numEntries = grid.cellStart[numCells];
+  chunks[n++] = (CmCacheChunk){grid.cellStart, (numCells + 1) * sizeof(size_t)};
+  chunks[n++] = (CmCacheChunk){grid.cellSimplices,
+                               h.numEntries * sizeof *grid.cellSimplices};
+  h.checksum = kCacheVersion;
+  for (size_t i = 1; i < n; i++)
+    h.checksum = cmCacheHash(chunks[i].data, chunks[i].size, h.checksum);
+  cmCacheWriteFile(path, chunks, n);
 }
 
 /*----------------------------------------------------------------- the API --*/
@@ -230,7 +229,7 @@ static void writeEntry(const char *path, const CmTriangulation *t,
 CmTriangulation *cmTriangulationCreateCached(const double *points,
                                              size_t numPoints, int dim,
                                              char *reason, size_t reasonSize) {
-  char path[kPathSize];
+  char path[kCmCachePathSize];
   if (numPoints < kCmCacheMinPoints || dim < 2 || dim > 3 ||
       !entryPath(points, numPoints, dim, path, sizeof path))
     return cmTriangulationCreate(points, numPoints, dim, reason, reasonSize);
@@ -241,14 +240,4 @@ CmTriangulation *cmTriangulationCreateCached(const double *points,
   if (t)
     writeEntry(path, t, points, numPoints, dim);
   return t;
-}
-
-bool cmTriangulationCacheTakeNote(char *note, size_t noteSize) {
-  pthread_mutex_lock(&gNoteLock);
-  bool any = gNote[0] != '\0';
-  if (any)
-    snprintf(note, noteSize, "%s", gNote);
-  gNote[0] = '\0';
-  pthread_mutex_unlock(&gNoteLock);
-  return any;
 }

@@ -2,12 +2,11 @@
  *
  * Triangulating a large candidate set with Qhull takes seconds (the 35,700
  * point GEMM grid: 8 s, 167 MB); its simplices fit in a few MB. The cache
- * keeps them on disk, keyed by the exact input points, so a later process
- * rebuilds the same triangulation (bit-identical answers) without Qhull.
+ * keeps them and the point-location grid on disk, keyed by the exact input
+ * points, so a later process rebuilds the same triangulation (bit-identical
+ * answers) without Qhull and without building the grid.
  *
- * Where: $MLIR_LATENCY_CACHE when it names a directory; disabled when it is
- * "off" (or "0", "no"); else $XDG_CACHE_HOME/mlir-latency, else
- * $HOME/.cache/mlir-latency. Only sets of at least kCmCacheMinPoints points
+ * Where: cache_file.h. Only sets of at least kCmCacheMinPoints points
  * are cached: smaller ones triangulate in about the time a file read takes.
  *
  *===----------------------------------------------------------------------===*/
@@ -24,7 +23,7 @@ enum { kCmCacheMinPoints = 1000 };
 /// for exactly these points, else from Qhull, storing the simplices in the
 /// cache (written to a temporary file, then renamed). A corrupt or truncated
 /// entry is never used: it is rebuilt and a note is kept (see
-/// cmTriangulationCacheTakeNote). Cache I/O failures only cost time.
+/// cmCacheTakeNotes). Cache I/O failures only cost time.
 CmTriangulation *cmTriangulationCreateCached(const double *points,
                                              size_t numPoints, int dim,
                                              char *reason, size_t reasonSize);

@@ -106,6 +106,21 @@ static void remarkWeightsFolded(const LatFunctionReport *fn) {
   latEmitRemark(mlirOperationGetLocation(fn->func), text);
 }
 
+/* Says at the module which damaged cache entries the cost model refused
+ * and rebuilt while answering (answers are those without the cache). */
+static void remarkCacheNotes(MlirOperation module) {
+  char notes[8192];
+  if (!cmCacheTakeNotes(notes, sizeof notes))
+    return;
+  for (const char *line = notes; *line;) {
+    size_t length = strcspn(line, "\n");
+    char text[8300];
+    snprintf(text, sizeof text, "latency: %.*s", (int)length, line);
+    latEmitRemark(mlirOperationGetLocation(module), text);
+    line += length + (line[length] == '\n');
+  }
+}
+
 /* The report and trace files the options name; false with an error. */
 static bool writeOutputs(const LatPass *pass,
                          const LatAnnotateOptions *options) {
@@ -154,6 +169,7 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
                   "latency: out of memory while estimating");
     ok = false;
   }
+  remarkCacheNotes(module);
   for (long i = 0; ok && i < pass.count; i++)
     latAnnotateFunction(&pass.fns[i]);
   ok = ok && writeOutputs(&pass, options);

@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """Cold start of latency-query: one process per query, as a script or a
 shell user would run it. Prints wall time and peak RSS per tier (exact, 1D,
-2D, 3D) on the shipped h100-sxm profile with the triangulation cache off,
-cold (a fresh cache directory) and warm (the directory the cold run filled).
-Each figure is the least of --rounds runs; "cold" empties the directory
-before every round. Not a timed test: it only prints.
+2D, 3D) on the shipped h100-sxm profile with the on-disk cache (table
+snapshots, triangulations) off, cold (a fresh cache directory: the first
+run ever) and warm (a new process with the directory the cold run filled:
+"built once and reused across processes"). Each figure is the least of
+--rounds runs; "cold" empties the directory before every round. Peak RSS is
+the child's ru_maxrss, which counts Python's pages until the exec (~14 MB
+here, so the smallest figures are the floor, not latency-query's own).
+Also checks that every mode prints the same JSON text. Not a timed test: it
+only prints.
 
     /usr/bin/python3 test/bench/bench_cold_start.py build/bin/latency-query
 """

@@ -12,7 +12,9 @@ GEMM table) and generated graphs of 10k, 30k and 100k ops (gen_graph.py), to
 show growth with size.
 
 usage: bench_passes.py MLIR_OPT PLUGIN MODEL [RUNS] [PASS_OPTIONS]
-(PASS_OPTIONS, e.g. "gains=false" or "precision=bf16", go to --annotate-latency=)
+(PASS_OPTIONS, e.g. "gains=false" or "precision=bf16", go to --annotate-latency=;
+GENERATED_SIZES="" in the environment skips the generated graphs, e.g. to time
+only the bundled models with one option)
 """
 import os
 import subprocess
@@ -52,7 +54,7 @@ inputs = [("model " + os.path.basename(model), model, None)]
 llama = os.path.join(os.path.dirname(model), "llama2_block_intelgc.linalg.mlir")
 if os.path.exists(llama):
     inputs.append(("model " + os.path.basename(llama), llama, None))
-for n in (10000, 30000, 100000):
+for n in map(int, os.environ.get("GENERATED_SIZES", "10000 30000 100000").split()):
     path = os.path.join(tmp, f"chain{n}.mlir")
     with open(path, "w") as f:
         subprocess.run([sys.executable, os.path.join(here, "gen_graph.py"), str(n)],

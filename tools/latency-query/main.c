@@ -9,8 +9,10 @@
  * millions of rows need no more memory than one. A bad row gets an error on
  * stderr naming its line, an "error" row on stdout, and the rest still run.
  * A single query reads only the tables that could answer it (the answer is
- * that of a full load) and takes large triangulations from the on-disk
- * cache (triangulation_cache.h; MLIR_LATENCY_CACHE=off disables it).
+ * that of a full load), loads their snapshots and large triangulations
+ * from the on-disk cache (table_snapshot.h, triangulation_cache.h;
+ * MLIR_LATENCY_CACHE=off disables it).
+ * Corrupt cache entries (rebuilt) are noted on stderr.
  *
  *===----------------------------------------------------------------------===*/
 #include "latency/costmodel.h"
@@ -238,9 +240,10 @@ int main(int argc, char **argv) {
       cmEstimatePrintJson(&e, stdout);
     }
   }
-  char note[4300];
-  if (cmTriangulationCacheTakeNote(note, sizeof note))
-    fprintf(stderr, "latency-query: note: %s\n", note);
+  char notes[8192]; /* room for several notes, one per line */
+  if (cmCacheTakeNotes(notes, sizeof notes))
+    for (char *line = strtok(notes, "\n"); line; line = strtok(NULL, "\n"))
+      fprintf(stderr, "latency-query: note: %s\n", line);
   cmProfileDestroy(profile);
   return rc;
 }

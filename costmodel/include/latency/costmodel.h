@@ -155,6 +155,12 @@ CmStatus cmProfileCreateFromDirWithoutTables(const char *dir, CmProfile *out,
 CmStatus cmProfileLoadTablesFor(CmProfile profile, const CmQuery *queries,
                                 size_t numQueries, CmError *err);
 
+/// Copies into `notes` (at most `size` bytes, one per line) what the on-disk
+/// cache noted since the last call, "cache entry PATH is corrupt (WHY);
+/// rebuilt" for each damaged entry it refused and rebuilt, and clears them;
+/// returns false when there is nothing to say. Process-wide, thread-safe.
+bool cmCacheTakeNotes(char *notes, size_t size);
+
 /*-------------------------------------------------------------- estimate --*/
 
 typedef enum {

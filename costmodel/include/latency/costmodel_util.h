@@ -123,12 +123,6 @@ char *cmStrDup(const char *text);
 CmStatus cmPathJoin(char *out, size_t size, const char *dir, const char *name,
                     CmError *err);
 
-/*--- The on-disk triangulation cache ---*/
-
-/// Copies the last cache note ("cache entry PATH is corrupt (...); rebuilt")
-/// into `note` and clears it; returns false when there is none.
-bool cmTriangulationCacheTakeNote(char *note, size_t noteSize);
-
 #ifdef __cplusplus
 }
 #endif

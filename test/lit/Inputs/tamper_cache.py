@@ -1,12 +1,16 @@
-"""Damages every triangulation cache entry in DIR: `flip` inverts one byte in
-the middle of each file, `truncate` cuts each file in half. Prints how many
-entries it damaged."""
+"""Damages every cache entry of one kind in DIR: `flip` inverts one byte in
+the middle of each file, `truncate` cuts each file in half. KIND is `tri`
+(triangulations, the default) or `tab` (table snapshots). Prints how many
+entries it damaged.
+
+    tamper_cache.py DIR flip|truncate [tri|tab]"""
 import glob
 import os
 import sys
 
 directory, how = sys.argv[1], sys.argv[2]
-entries = sorted(glob.glob(os.path.join(directory, "tri-*.bin")))
+kind = sys.argv[3] if len(sys.argv) > 3 else "tri"
+entries = sorted(glob.glob(os.path.join(directory, kind + "-*.bin")))
 for path in entries:
     size = os.path.getsize(path)
     with open(path, "r+b") as f:
