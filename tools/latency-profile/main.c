@@ -99,6 +99,33 @@ static bool parseOption(Args *a, int argc, char **argv, int *i) {
   return false;
 }
 
+/* Paths from the command line are at most this long, so that every path
+ * built from them (a directory plus a file name of its own, at most a few
+ * hundred bytes) fits the 4096-byte buffers the tool uses: a checked limit,
+ * not a silently shortened path. */
+enum { kMaxPathArgument = 3072 };
+
+static bool pathFits(const char *option, const char *path) {
+  if (!path || strlen(path) <= kMaxPathArgument)
+    return true;
+  fprintf(stderr,
+          "latency-profile: %s: path too long (%zu bytes, at most %d)\n",
+          option, strlen(path), (int)kMaxPathArgument);
+  return false;
+}
+
+/* Every path argument fits (pathFits). */
+static bool pathsFit(const Args *a) {
+  bool ok = pathFits("--out", a->options.outDir) &&
+            pathFits("--profile", a->options.profileDir) &&
+            pathFits("--json", a->options.jsonPath) &&
+            pathFits("--rules", a->options.rules) &&
+            pathFits("--run", a->run.file);
+  for (int i = 0; ok && i < a->options.numModels; i++)
+    ok = pathFits("model", a->options.models[i]);
+  return ok;
+}
+
 static bool parseArgs(Args *a, int argc, char **argv) {
   memset(a, 0, sizeof *a);
   a->options.threads = 1;
@@ -116,7 +143,7 @@ static bool parseArgs(Args *a, int argc, char **argv) {
       return false;
     }
   }
-  return true;
+  return pathsFit(a);
 }
 
 int main(int argc, char **argv) {
