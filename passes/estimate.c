@@ -217,6 +217,8 @@ static void chargeColdWeights(const LatPass *e, LatFunctionReport *fn) {
     charged += k->coldUs * k->count;
     kernels += k->coldUs > 0;
   }
+  if (kernels == 0) /* no rate in the profile, or rates of 0 */
+    return;
   char text[240];
   snprintf(text, sizeof text,
            "latency: weights and arguments of %.1f MB exceed the profile's "
