@@ -49,10 +49,19 @@ static void annotateKernel(MlirContext ctx, const LatGraph *g,
       named(ctx, "bound",
             mlirStringAttrGet(ctx, str(cmBoundGetName(k->bound)))),
       named(ctx, "count", mlirFloatAttrDoubleGet(ctx, f64, k->count)),
+      named(ctx, "cold_weights_us",
+            mlirFloatAttrDoubleGet(ctx, f64, k->coldUs)),
   };
   /* `count` (runs per call: loop trips, 0 for a branch not counted) only
-   * where it is not 1 */
-  intptr_t numFields = sizeof fields / sizeof fields[0] - (k->count == 1);
+   * where it is not 1, `cold_weights_us` (part of `us`) only where the
+   * kernel was charged for weights read from memory (estimate.c) */
+  intptr_t numFields = sizeof fields / sizeof fields[0] - 2;
+  if (k->count != 1)
+    numFields++;
+  if (k->coldUs > 0) {
+    fields[numFields] = fields[sizeof fields / sizeof fields[0] - 1];
+    numFields++;
+  }
   mlirOperationSetDiscardableAttributeByName(
       g->nodes[k->root].op, str("latency.estimate"),
       mlirDictionaryAttrGet(ctx, numFields, fields));

@@ -59,6 +59,66 @@ static double readBytes(const LatGraph *g, MlirValue v, int depth) {
   return sources < own ? sources : own;
 }
 
+/* True when constant op `op` holds one value for every element (a splat):
+ * the code reads it from a register, not a buffer in memory. */
+static bool isSplatConstant(MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); i++) {
+    MlirAttribute a = mlirOperationGetAttribute(op, i).attribute;
+    if (mlirAttributeIsADenseElements(a) && mlirDenseElementsAttrIsSplat(a))
+      return true;
+  }
+  return false;
+}
+
+/* Bytes of `v` that live in memory from one call to the next: a tensor
+ * argument of the function, a constant that is not a splat, a value folded
+ * from them offline, or a view of one (at most its own size). Values a
+ * kernel of this call produces are 0: they were just written, so they are
+ * as warm as a kernel measured alone sees them. `depth` bounds the walk. */
+static double storedBytes(const LatGraph *g, MlirValue v, int depth) {
+  if (mlirValueIsABlockArgument(v))
+    return mlirBlockEqual(mlirBlockArgumentGetOwner(v), g->entry)
+               ? valueBytes(g, v)
+               : 0;
+  int p = latGraphValueProducer(g, v);
+  if (p < 0 || depth > 8)
+    return 0;
+  const LatNode *n = &g->nodes[p];
+  if (n->cls.id == LAT_CLASS_CONST)
+    return isSplatConstant(n->op) ? 0 : valueBytes(g, v);
+  bool folded = n->constant && n->kernel < 0;
+  if (!folded && n->cls.role != LAT_ROLE_VIEW)
+    return 0;
+  double sources = 0, own = valueBytes(g, v);
+  for (intptr_t o = 0; o < mlirOperationGetNumOperands(n->op); o++) {
+    MlirValue in = latOperand(n->op, o);
+    if (!latIsInitProducer(latProducer(in)))
+      sources += storedBytes(g, in, depth + 1);
+    if (!folded) /* a view shows its first operand */
+      break;
+  }
+  return sources < own ? sources : own;
+}
+
+/* The class of the op that reads a tensor through node `n`: `n` itself,
+ * or for a view (a reshape of a weight) the first user inside the kernel
+ * of what it shows, up to four views down. How a weight is read (by a
+ * matmul, through a transpose) sets what a cold read costs (estimate.c). */
+static const char *readerClass(const LatGraph *g, int n, int kernel) {
+  for (int step = 0; step < 4 && g->nodes[n].cls.role == LAT_ROLE_VIEW &&
+                     mlirOperationGetNumResults(g->nodes[n].op) > 0;
+       step++) {
+    MlirOpOperand use = latFirstUse(latResult(g->nodes[n].op, 0));
+    int user = mlirOpOperandIsNull(use)
+                   ? -1
+                   : latGraphFind(g, mlirOpOperandGetOwner(use));
+    if (user < 0 || g->nodes[user].kernel != kernel)
+      break;
+    n = user;
+  }
+  return g->nodes[n].cls.name;
+}
+
 /* Remembers `v` among the values already read; false when it was already
  * there. Starts in `onStack` and grows on the heap; out of memory, values
  * stop being remembered (a value read twice then counts twice). */
@@ -87,8 +147,15 @@ static bool addValue(ValueSet *set, MlirValue v) {
   return true;
 }
 
-static double boundaryBytes(const LatGraph *g, int kernel) {
-  double bytes = 0;
+/* Bytes crossing kernel `kernel`'s boundary; sets the kernel's
+ * residentBytes, the part of them read from tensors the call did not
+ * produce (storedBytes), and residentReader, the class of the op that
+ * reads the largest of those. */
+static double boundaryBytes(LatGraph *g, int kernel) {
+  LatKernel *k = &g->kernels[kernel];
+  double bytes = 0, largest = 0;
+  k->residentBytes = 0;
+  k->residentReader = NULL;
   ValueSet seen;
   seen.items = seen.onStack;
   seen.count = 0;
@@ -109,6 +176,13 @@ static double boundaryBytes(const LatGraph *g, int kernel) {
         read = rows < read ? rows : read;
       }
       bytes += read;
+      double stored = storedBytes(g, v, 0);
+      stored = stored < read ? stored : read;
+      if (stored > largest) {
+        largest = stored;
+        k->residentReader = readerClass(g, i, kernel);
+      }
+      k->residentBytes += stored;
     }
     for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
       MlirValue v = latResult(op, r);

@@ -22,6 +22,7 @@
 
 void latKernelSetUnknown(LatKernel *k) {
   k->us = 0;
+  k->coldUs = 0;
   k->implicitGemm = false;
   k->miss = LAT_MISS_NONE;
   k->source = CM_SOURCE_UNKNOWN;
@@ -178,6 +179,55 @@ static void estimateKernel(const LatPass *e, LatFunctionReport *fn,
                    "latency: no estimate for this kernel (unknown)");
 }
 
+/* Extra ns per byte for kernel `k` to read a weight from memory rather
+ * than cache: `cold_weight_ns_per_byte.<class>` for the class of the op
+ * that reads most of its weight bytes (a matmul, a transpose), else the
+ * device-wide key; 0 without either. */
+static double coldRate(CmProfile profile, const LatKernel *k) {
+  char key[128];
+  snprintf(key, sizeof key, "cold_weight_ns_per_byte.%s",
+           k->residentReader ? k->residentReader : "");
+  double rate = cmProfileGetDeviceNumber(profile, key, -1);
+  return rate >= 0
+             ? rate
+             : cmProfileGetDeviceNumber(profile, "cold_weight_ns_per_byte", 0);
+}
+
+/* Tables are measured with a kernel's weights warm: it runs again and
+ * again on the same ones. A whole call whose arguments and constants
+ * (residentBytes) exceed the last-level cache (`llc_bytes`) finds each
+ * weight evicted since the previous call and reads it from memory, so
+ * every kernel is charged its resident bytes at coldRate. Profiles without
+ * `llc_bytes` (every shipped GPU profile) charge nothing. */
+static void chargeColdWeights(const LatPass *e, LatFunctionReport *fn) {
+  double llc = cmProfileGetDeviceNumber(e->profile, "llc_bytes", 0);
+  double footprint = 0, charged = 0;
+  size_t kernels = 0;
+  for (size_t i = 0; i < fn->graph.numKernels; i++)
+    if (!fn->graph.kernels[i].isCall)
+      footprint += fn->graph.kernels[i].residentBytes;
+  if (llc <= 0 || footprint <= llc)
+    return;
+  for (size_t i = 0; i < fn->graph.numKernels; i++) {
+    LatKernel *k = &fn->graph.kernels[i];
+    if (k->isCall || k->source == CM_SOURCE_UNKNOWN || k->residentBytes <= 0)
+      continue;
+    k->coldUs = k->residentBytes * coldRate(e->profile, k) * 1e-3;
+    k->us += k->coldUs;
+    charged += k->coldUs * k->count;
+    kernels += k->coldUs > 0;
+  }
+  if (kernels == 0) /* no rate in the profile, or rates of 0 */
+    return;
+  char text[240];
+  snprintf(text, sizeof text,
+           "latency: weights and arguments of %.1f MB exceed the profile's "
+           "last-level cache (%.1f MB): %zu kernels charged %.3f us for "
+           "reading them from memory (cold_weights_us)",
+           footprint / 1e6, llc / 1e6, kernels, charged);
+  latEmitRemark(mlirOperationGetLocation(fn->func), text);
+}
+
 /* Estimates every kernel of `fn` (callees first), resolves how often each
  * runs, prices its fusion edges and adds them up. */
 static void estimateFunction(LatPass *e, LatFunctionReport *fn) {
@@ -203,6 +253,8 @@ static void estimateFunction(LatPass *e, LatFunctionReport *fn) {
   if (e->gains && !latFusionAnalyze(&e->fusion, &fn->graph))
     latEmitWarning(mlirOperationGetLocation(fn->func),
                    "latency: out of memory: fusion gains incomplete");
+  /* after the gains: a fusion reads the same weights fused or apart */
+  chargeColdWeights(e, fn);
   for (size_t i = 0; i < fn->graph.numKernels; i++)
     account(fn, &fn->graph.kernels[i], callees ? callees[i] : NULL);
   free(callees);

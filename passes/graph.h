@@ -86,11 +86,15 @@ typedef struct {
   CmField fields[LAT_MAX_FIELDS];     /* the cost-model query fields */
   char fieldText[LAT_MAX_FIELDS][32]; /* their numeric values        */
   int numFields;
-  bool isCall;          /* a func.call kernel, costed as its callee   */
-  MlirStringRef callee; /* the called function (borrowed from the IR) */
-  double flops, bytes;  /* work and boundary traffic                  */
-  double us;            /* the estimate, for one run                  */
-  double count;         /* runs per call of the function (LatScope)   */
+  bool isCall;                /* a func.call kernel, costed as its callee   */
+  MlirStringRef callee;       /* the called function (borrowed from the IR) */
+  double flops, bytes;        /* work and boundary traffic                  */
+  double residentBytes;       /* of bytes: read from tensors the call did not
+                                 produce (arguments, constants: describe.c)  */
+  const char *residentReader; /* class of the op reading most of them */
+  double coldUs; /* of us: reading those from memory (estimate.c) */
+  double us;     /* the estimate, for one run                  */
+  double count;  /* runs per call of the function (LatScope)   */
   double confidence;
   CmSource source;
   CmMethod method;

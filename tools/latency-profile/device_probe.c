@@ -8,6 +8,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "device_probe.h"
+#include "cold_probe.h"
 
 #include <string.h>
 
@@ -81,6 +82,13 @@ static double probe(const LpMeasureConfig *config, const char *kernelDir,
   return m.us;
 }
 
+double lpProbeStream(const LpMeasureConfig *config, const char *kernelDir,
+                     const char *name, long elements, FILE *log) {
+  char text[2048];
+  streamText(elements, text, sizeof text);
+  return probe(config, kernelDir, name, text, log);
+}
+
 static bool isFloat(const char *dtype) {
   return !strcmp(dtype, "f32") || !strcmp(dtype, "f16") ||
          !strcmp(dtype, "bf16") || !strcmp(dtype, "f64");
@@ -91,6 +99,8 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
                    int numDtypes, LpDeviceNumbers *out, FILE *log) {
   Sizes sizes = quick ? (Sizes){128, 2097152} : (Sizes){512, 16777216};
   memset(out, 0, sizeof *out);
+  out->coldNsPerByte = out->coldMatmulNsPerByte = -1; /* not measured */
+  out->coldTransposeNsPerByte = -1;
   out->dtypes[out->numDtypes++] = "f32";
   for (int i = 0; i < numDtypes && out->numDtypes < LP_MAX_DTYPES; i++) {
     bool seen = !isFloat(dtypes[i]);
@@ -107,8 +117,12 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
     double us = probe(config, kernelDir, name, text, log);
     out->peakFlops[i] = us > 0 ? flops / (us * 1e-6) : 0;
   }
-  streamText(sizes.elements, text, sizeof text);
-  double us = probe(config, kernelDir, "stream", text, log);
-  out->memBw = us > 0 ? 2.0 * 4 * (double)sizes.elements / (us * 1e-6) : 0;
+  double us = lpProbeStream(config, kernelDir, "stream", sizes.elements, log);
+  double streamed = 2.0 * 4 * (double)sizes.elements; /* in and out */
+  out->memBw = us > 0 ? streamed / (us * 1e-6) : 0;
   out->launchUs = probe(config, kernelDir, "empty-call", emptyText, log);
+  if (quick) /* the cold probes stream four times the LLC: seconds */
+    fprintf(log, "  probe cold weights   skipped (budget under 30 s)\n");
+  else
+    lpProbeColdWeights(config, kernelDir, us, streamed, out, log);
 }

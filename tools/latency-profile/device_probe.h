@@ -10,10 +10,17 @@
 /// Measures, through `config`'s pipeline, a 512^3 matmul for every float
 /// dtype of `dtypes` (f32 first), a streaming elementwise op over 64 MiB
 /// and an empty call (`quick`: a 128^3 matmul and 8 MiB); writes the probe
-/// modules under `kernelDir` and prints one line per probe to `log`.
+/// modules under `kernelDir` and prints one line per probe to `log`; then,
+/// unless `quick`, what weights read from memory cost (cold_probe.h).
 /// Probes that fail are left at 0.
 void lpProbeDevice(const LpMeasureConfig *config, bool quick,
                    const char *kernelDir, const char *const *dtypes,
                    int numDtypes, LpDeviceNumbers *out, FILE *log);
+
+/// Measures the streaming probe over `elements` f32 values in and out (saved
+/// as kernelDir/probe-NAME.mlir); returns the time of one call in us, or 0
+/// with a line to `log` when it failed.
+double lpProbeStream(const LpMeasureConfig *config, const char *kernelDir,
+                     const char *name, long elements, FILE *log);
 
 #endif /* LATENCY_PROFILE_DEVICE_PROBE_H */

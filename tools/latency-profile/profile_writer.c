@@ -196,6 +196,18 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
     fprintf(out, "mem_bw,%.6g\n", d->memBw);
   if (d->launchUs > 0)
     fprintf(out, "launch_us,%.6g\n", d->launchUs);
+  /* what weights read from memory cost (cold_probe.c): 0 is a measured
+     nothing, a negative value was not measured */
+  if (d->llcBytes > 0)
+    fprintf(out, "llc_bytes,%.0f\n", d->llcBytes);
+  if (d->coldNsPerByte >= 0)
+    fprintf(out, "cold_weight_ns_per_byte,%.6g\n", d->coldNsPerByte);
+  if (d->coldMatmulNsPerByte >= 0)
+    fprintf(out, "cold_weight_ns_per_byte.matmul,%.6g\n",
+            d->coldMatmulNsPerByte);
+  if (d->coldTransposeNsPerByte >= 0)
+    fprintf(out, "cold_weight_ns_per_byte.transpose,%.6g\n",
+            d->coldTransposeNsPerByte);
   /* The pipelines run constant work (a transposed constant weight) on every
      call, TOSA's excepted: the pass then keeps it as kernels. */
   fputs("fold_constants,0\n", out);

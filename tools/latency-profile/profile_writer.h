@@ -27,13 +27,17 @@ typedef struct {
 } LpHostInfo;
 
 /// The roofline numbers of the host, measured through the pipeline; a
-/// value <= 0 was not measured and is not written.
+/// value <= 0 was not measured and is not written (the cold* rates: < 0).
 typedef struct {
   int numDtypes;
   const char *dtypes[LP_MAX_DTYPES];   /* MLIR spelling             */
   double peakFlops[LP_MAX_DTYPES];     /* FLOP/s of a large matmul  */
   double memBw;                        /* bytes/s of a streaming op */
   double launchUs;                     /* an empty call, us         */
+  double llcBytes;                     /* last-level cache (sysfs)  */
+  double coldNsPerByte;                /* streaming: memory over cache, ns/B */
+  double coldMatmulNsPerByte;          /* a matmul's weight read cold, ns/B  */
+  double coldTransposeNsPerByte;       /* read through a transpose, ns/B     */
   int numFitted;                       /* fitted efficiencies below */
   char fittedKeys[LP_MAX_FITTED][224]; /* compute_efficiency.<type>... */
   double fittedValues[LP_MAX_FITTED];

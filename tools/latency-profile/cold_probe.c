@@ -1,0 +1,177 @@
+/*===- cold_probe.c - what reading a weight from memory costs -------------===*
+ *
+ * Kernels are measured alone, again and again on the same weights: those
+ * stay in the caches. A whole model whose weights exceed the last-level
+ * cache reads each one from memory once per call. These probes measure the
+ * difference through the same pipeline and timing as every kernel, so the
+ * pass can charge it (passes/estimate.c):
+ *
+ * - a chain of N matmuls [m, d] x [d, d], each with its own weight (N
+ *   weights: four times the LLC) against the same chain on one weight,
+ *   timed interleaved: the extra time per weight byte; once with each
+ *   weight read by the matmul, once through a transpose (strided reads
+ *   that cross a page every row: no prefetcher follows them);
+ * - the streaming probe (beyond the LLC) against the same op on a buffer
+ *   a quarter of the LLC: the extra time per byte streamed.
+ *
+ * The LLC size is read from sysfs; without it nothing is probed.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "cold_probe.h"
+#include "device_probe.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { kRows = 8, kMaxDim = 768, kMinWeights = 8, kMaxWeights = 256 };
+
+double lpLastLevelCacheBytes(void) {
+  double largest = 0;
+  int bestLevel = 0;
+  for (int i = 0; i < 16; i++) {
+    char path[128], text[64];
+    int level = 0;
+    snprintf(path, sizeof path,
+             "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+    FILE *in = fopen(path, "r");
+    if (!in)
+      continue;
+    if (fscanf(in, "%d", &level) != 1)
+      level = 0;
+    fclose(in);
+    snprintf(path, sizeof path,
+             "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+    in = fopen(path, "r");
+    if (!in || !fgets(text, sizeof text, in))
+      text[0] = '\0';
+    if (in)
+      fclose(in);
+    char *unit;
+    double size = strtod(text, &unit);
+    size *= *unit == 'K' ? 1024 : *unit == 'M' ? 1048576 : 1;
+    if (level > bestLevel || (level == bestLevel && size > largest))
+      largest = size, bestLevel = level;
+  }
+  return largest;
+}
+
+/* Appends printf output to `text` (of `size`); false once it is full. */
+__attribute__((format(printf, 3, 4))) static bool
+append(char *text, size_t size, const char *format, ...) {
+  size_t used = strlen(text);
+  va_list args;
+  va_start(args, format);
+  int n = vsnprintf(text + used, size - used, format, args);
+  va_end(args);
+  return n >= 0 && used + (size_t)n < size;
+}
+
+/* @cold: acc += x * w_i over `n` weights; @warm: the same over w_0 alone.
+ * Each product accumulates into the previous one, so none is dead and the
+ * values stay bounded. `transposed`: each weight is read through a
+ * linalg.transpose first, as exports that keep weights [n, k] do. */
+static bool chainText(int n, int d, bool transposed, char *text, size_t size) {
+  char x[48], w[48];
+  snprintf(x, sizeof x, "tensor<%dx%dxf32>", kRows, d);
+  snprintf(w, sizeof w, "tensor<%dx%dxf32>", d, d);
+  text[0] = '\0';
+  bool ok = true;
+  for (int f = 0; f < 2 && ok; f++) {
+    int weights = f == 0 ? n : 1;
+    ok = append(text, size, "func.func @%s(%%x: %s", f ? "warm" : "cold", x);
+    for (int i = 0; i < weights && ok; i++)
+      ok = append(text, size, ", %%w%d: %s", i, w);
+    ok = ok && append(text, size,
+                      ") -> %s {\n  %%zero = arith.constant 0.0 : f32\n"
+                      "  %%e = tensor.empty() : %s\n  %%a0 = linalg.fill "
+                      "ins(%%zero : f32) outs(%%e : %s) -> %s\n",
+                      x, x, x, x);
+    for (int i = 0; i < n && ok; i++) {
+      int wi = f == 0 ? i : 0;
+      char operand[16];
+      snprintf(operand, sizeof operand, "%%%s%d", transposed ? "v" : "w",
+               transposed ? i : wi);
+      if (transposed)
+        ok = append(text, size,
+                    "  %%t%d = tensor.empty() : %s\n  %%v%d = "
+                    "linalg.transpose ins(%%w%d : %s) outs(%%t%d : %s) "
+                    "permutation = [1, 0]\n",
+                    i, w, i, wi, w, i, w);
+      ok = ok && append(text, size,
+                        "  %%a%d = linalg.matmul ins(%%x, %s : %s, %s) "
+                        "outs(%%a%d : %s) -> %s\n",
+                        i + 1, operand, x, w, i, x, x);
+    }
+    ok = ok && append(text, size, "  return %%a%d : %s\n}\n", n, x);
+  }
+  return ok;
+}
+
+/* Extra ns per weight byte of a matmul reading its weights from memory
+ * (through a transpose when `transposed`): 0 when the probe measured none
+ * (a difference within the noise can come out negative), -1 when it
+ * failed. */
+static double matmulPenalty(const LpMeasureConfig *config, double llc,
+                            bool transposed, const char *kernelDir, FILE *log) {
+  const char *name = transposed ? "cold-transpose" : "cold-matmul";
+  int d = kMaxDim;
+  while (d > 64 && 4.0 * d * d > llc / 4)
+    d -= 64;
+  double weightBytes = 4.0 * d * d;
+  int n = (int)(4 * llc / weightBytes) + 1;
+  n = n < kMinWeights ? kMinWeights : n > kMaxWeights ? kMaxWeights : n;
+  size_t size = 400 + (size_t)n * 1200; /* two functions */
+  char *text = malloc(size), path[4400];
+  snprintf(path, sizeof path, "%s/probe-%s.mlir", kernelDir, name);
+  FILE *out =
+      text && chainText(n, d, transposed, text, size) ? fopen(path, "w") : NULL;
+  bool written = out && fputs(text, out) >= 0;
+  written = out && fclose(out) == 0 && written;
+  free(text);
+  if (!written) {
+    fprintf(log, "  probe %-14s cannot write %s\n", name, path);
+    return -1;
+  }
+  LpMeasureConfig longer = *config; /* one call lasts a few repetitions */
+  longer.maxSeconds = config->maxSeconds < 4 ? 4 : config->maxSeconds;
+  LpMeasurement m;
+  lpMeasureFile(&longer, path, "cold,warm", "probe", NULL, &m);
+  if (!m.ok || m.numOthers < 1) {
+    fprintf(log, "  probe %-14s FAILED: %s\n", name, m.ok ? "" : m.error);
+    return -1;
+  }
+  double ns = (m.us - m.otherUs[0]) * 1e3 / (n * weightBytes);
+  fprintf(log,
+          "  probe %-14s %d x [%d, %d] x [%d, %d]: %.1f us with %d weights, "
+          "%.1f us with one: %.3g ns per weight byte\n",
+          name, n, kRows, d, d, d, m.us, n, m.otherUs[0], ns);
+  return ns > 0 ? ns : 0;
+}
+
+void lpProbeColdWeights(const LpMeasureConfig *config, const char *kernelDir,
+                        double coldStreamUs, double coldStreamBytes,
+                        LpDeviceNumbers *out, FILE *log) {
+  out->coldNsPerByte = out->coldMatmulNsPerByte = -1; /* not measured */
+  out->coldTransposeNsPerByte = -1;
+  out->llcBytes = lpLastLevelCacheBytes();
+  if (out->llcBytes <= 0) {
+    fprintf(log, "  probe cold weights   skipped: no cache size in sysfs\n");
+    return;
+  }
+  out->coldMatmulNsPerByte =
+      matmulPenalty(config, out->llcBytes, false, kernelDir, log);
+  out->coldTransposeNsPerByte =
+      matmulPenalty(config, out->llcBytes, true, kernelDir, log);
+  long elements = (long)(out->llcBytes / 32); /* in + out: a quarter */
+  double warmBytes = 8.0 * elements;
+  double warmUs =
+      lpProbeStream(config, kernelDir, "stream-warm", elements, log);
+  if (coldStreamBytes < 2 * out->llcBytes || coldStreamUs <= 0 || warmUs <= 0)
+    return;
+  double ns = (coldStreamUs / coldStreamBytes - warmUs / warmBytes) * 1e3;
+  fprintf(log, "  probe cold-stream    %.3g ns per byte beyond the cache\n",
+          ns);
+  out->coldNsPerByte = ns > 0 ? ns : 0;
+}
