@@ -184,7 +184,9 @@ static bool aggregateDuplicates(CmGroup *g) {
   size_t n = 0;
   for (size_t r = 0; ok && r < rows; r++) {
     uint32_t first = cmTupleHashInsert(&byRow, (uint32_t)r);
-    if (first == r) {
+    if (first == CM_TUPLE_HASH_NO_MEMORY) { /* presized: cannot happen */
+      ok = false;
+    } else if (first == r) {
       pointOf[r] = n;
       memcpy(x + n * dim, g->x + r * dim, dim * sizeof *x);
       y[n] = g->y[r];

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Sets the hash is first sized for; it grows (as line_index.c's lines). */
+enum { kFirstSets = 1024 };
+
 struct CmSubspaceSet {
   uint32_t *points;               /* group point indices (borrowed)   */
   size_t count;                   /* entries in points                */
@@ -65,12 +68,20 @@ static CmSubspaceIndex *subspaceIndexCreate(const CmGroup *g, unsigned mask) {
   index->members = malloc((n + 1) * sizeof *index->members);
   size_t *start = calloc(n + 2, sizeof *start);
   if (!start || !index->setOf || !index->members ||
-      !cmTupleHashInit(&index->byOthers, n, g->x, g->dim, mask))
+      !cmTupleHashInit(&index->byOthers, n < kFirstSets ? n : kFirstSets, g->x,
+                       g->dim, mask))
     goto fail;
   for (size_t p = 0; p < n; p++) {
-    uint32_t first = cmTupleHashInsert(&index->byOthers, (uint32_t)p);
-    index->setOf[p] =
-        first == p ? (uint32_t)index->numSets++ : index->setOf[first];
+    if (p > 0 &&
+        cmTupleHashSameKey(&index->byOthers, (uint32_t)p - 1, (uint32_t)p)) {
+      index->setOf[p] = index->setOf[p - 1]; /* a run: the hash agrees */
+    } else {
+      uint32_t first = cmTupleHashInsert(&index->byOthers, (uint32_t)p);
+      if (first == CM_TUPLE_HASH_NO_MEMORY)
+        goto fail;
+      index->setOf[p] =
+          first == p ? (uint32_t)index->numSets++ : index->setOf[first];
+    }
     start[index->setOf[p] + 1]++;
   }
   index->sets = calloc(index->numSets + 1, sizeof *index->sets);

@@ -19,6 +19,7 @@
 #include "table_snapshot.h"
 
 #include "cm_error.h"
+#include "table_stat.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -93,13 +94,18 @@ bool cmTableSnapshotKeyOf(const struct CmProfileImpl *profile, const char *path,
       close(fd);
     return false;
   }
-  void *bytes = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close(fd);
-  if (bytes == MAP_FAILED)
-    return false;
   key->contentSize = (uint64_t)st.st_size;
-  key->contentHash = cmCacheHash(bytes, (size_t)st.st_size, 0x7461626c65ull);
-  munmap(bytes, (size_t)st.st_size);
+  if (!cmTableStatLookup(dir, &st, &key->contentHash)) {
+    void *bytes = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (bytes == MAP_FAILED) {
+      close(fd);
+      return false;
+    }
+    key->contentHash = cmCacheHash(bytes, (size_t)st.st_size, 0x7461626c65ull);
+    munmap(bytes, (size_t)st.st_size);
+    cmTableStatStore(dir, &st, key->contentHash);
+  }
+  close(fd);
   key->policyHash = hashPolicies(&profile->policies);
   uint64_t name =
       cmCacheHash(&key->policyHash, sizeof key->policyHash, key->contentHash);

@@ -53,7 +53,32 @@ bool cmTupleHashInit(CmTupleHash *hash, size_t capacity, const double *x,
   hash->x = x;
   hash->dim = dim;
   hash->skipMask = skipMask;
+  hash->count = 0;
   return hash->slots != NULL;
+}
+
+/* Doubles the slots and places every stored key again (keys are distinct:
+ * no compares). A key's slot depends only on its values and the size, so
+ * what Find and Insert answer is unchanged. */
+static bool grow(CmTupleHash *hash) {
+  size_t mask = 2 * (hash->mask + 1) - 1;
+  uint32_t *slots = calloc(mask + 1, sizeof *slots);
+  if (!slots)
+    return false;
+  for (size_t s = 0; s <= hash->mask; s++) {
+    uint32_t stored = hash->slots[s];
+    if (!stored)
+      continue;
+    const double *key = hash->x + (size_t)(stored - 1) * hash->dim;
+    size_t t = hashTuple(key, hash->dim, hash->skipMask) & mask;
+    while (slots[t])
+      t = (t + 1) & mask;
+    slots[t] = stored;
+  }
+  free(hash->slots);
+  hash->slots = slots;
+  hash->mask = mask;
+  return true;
 }
 
 void cmTupleHashFree(CmTupleHash *hash) {
@@ -67,13 +92,22 @@ uint32_t cmTupleHashInsert(CmTupleHash *hash, uint32_t index) {
   for (;; slot = (slot + 1) & hash->mask) {
     uint32_t stored = hash->slots[slot];
     if (stored == 0) {
+      if (2 * (hash->count + 1) > hash->mask + 1) /* keep load <= 1/2 */
+        return grow(hash) ? cmTupleHashInsert(hash, index)
+                          : CM_TUPLE_HASH_NO_MEMORY;
       hash->slots[slot] = index + 1;
+      hash->count++;
       return index;
     }
     if (sameKey(hash->x + (size_t)(stored - 1) * hash->dim, key, hash->dim,
                 hash->skipMask))
       return stored - 1;
   }
+}
+
+bool cmTupleHashSameKey(const CmTupleHash *hash, uint32_t a, uint32_t b) {
+  return sameKey(hash->x + (size_t)a * hash->dim,
+                 hash->x + (size_t)b * hash->dim, hash->dim, hash->skipMask);
 }
 
 void cmTupleHashRebase(CmTupleHash *hash, const double *x,

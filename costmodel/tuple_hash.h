@@ -19,10 +19,15 @@ typedef struct {
   const double *x;   /* points, dim values each (borrowed)      */
   int dim;           /* values per point                        */
   unsigned skipMask; /* axes left out of the key                */
+  size_t count;      /* keys stored                             */
 } CmTupleHash;
 
-/// Initialises `hash` for up to `capacity` keys over `x` (dim values per
-/// point), ignoring the axes in `skipMask`; returns false when out of memory.
+/* What cmTupleHashInsert returns when growing the slots ran out of memory. */
+#define CM_TUPLE_HASH_NO_MEMORY UINT32_MAX
+
+/// Initialises `hash` for `capacity` keys over `x` (dim values per point),
+/// ignoring the axes in `skipMask`; more keys grow it. Returns false when
+/// out of memory.
 bool cmTupleHashInit(CmTupleHash *hash, size_t capacity, const double *x,
                      int dim, unsigned skipMask);
 
@@ -30,8 +35,15 @@ bool cmTupleHashInit(CmTupleHash *hash, size_t capacity, const double *x,
 void cmTupleHashFree(CmTupleHash *hash);
 
 /// Returns the point whose key equals point `index`'s key, inserting `index`
-/// as the representative when there is none (then returns `index`).
+/// as the representative when there is none (then returns `index`), or
+/// CM_TUPLE_HASH_NO_MEMORY when the slots had to grow and could not.
 uint32_t cmTupleHashInsert(CmTupleHash *hash, uint32_t index);
+
+/// Returns whether points `a` and `b` have the same key (skipped axes
+/// ignored). Index builders use it to give a point that repeats its
+/// predecessor's key the predecessor's answer without probing: tables list
+/// their rows in axis order, so most lines and sets come as runs.
+bool cmTupleHashSameKey(const CmTupleHash *hash, uint32_t a, uint32_t b);
 
 /// Moves `hash` onto new storage of the same keys: `x` now holds them, and
 /// the representative stored as index i becomes `newIndex[i]`. Slots stay

@@ -14,7 +14,9 @@ show growth with size.
 usage: bench_passes.py MLIR_OPT PLUGIN MODEL [RUNS] [PASS_OPTIONS]
 (PASS_OPTIONS, e.g. "gains=false" or "precision=bf16", go to --annotate-latency=;
 GENERATED_SIZES="" in the environment skips the generated graphs, e.g. to time
-only the bundled models with one option)
+only the bundled models with one option; BEFORE_PLUGIN=PATH adds a fourth
+command, the same pass from another build of the plugin, in the same rounds, so
+a change is timed against its base under the same load)
 """
 import os
 import subprocess
@@ -66,14 +68,21 @@ opt = [mlir_opt, "--mlir-disable-threading"]
 print("CPU seconds (user + sys), least of", runs, "interleaved runs, one thread.")
 print("+x = (time with x - parse+print) / parse+print. cse changes nothing here:")
 print("it shows what any pass costs (the pass manager verifies the module after it).")
-print(f"{'input':40} {'parse+print':>11} {'+cse':>6} {'+annotate':>10} {'pass us/op':>10}")
+before_plugin = os.environ.get("BEFORE_PLUGIN")
+print(f"{'input':40} {'parse+print':>11} {'+cse':>6} {'+annotate':>10} {'pass us/op':>10}"
+      + (f" {'+before':>8}" if before_plugin else ""))
 for name, path, n in inputs:
     io = [path, "-o", "/dev/null"]
-    base, cse, annotate = least_interleaved([
+    cmds = [
         opt + io,
         opt + ["--pass-pipeline=builtin.module(func.func(cse))"] + io,
         opt + [f"--load-pass-plugin={plugin}", annotate_flag] + io,
-    ])
+    ]
+    if before_plugin:
+        cmds.append(opt + [f"--load-pass-plugin={before_plugin}", annotate_flag] + io)
+    times = least_interleaved(cmds)
+    base, cse, annotate = times[:3]
     ops = n or sum(1 for line in open(path) if " = " in line)
     print(f"{name:40} {base:10.3f}s {(cse - base) / base:6.0%} "
-          f"{(annotate - base) / base:10.0%} {(annotate - base) / ops * 1e6:10.2f}")
+          f"{(annotate - base) / base:10.0%} {(annotate - base) / ops * 1e6:10.2f}"
+          + (f" {(times[3] - base) / base:8.0%}" if before_plugin else ""))

@@ -1,9 +1,9 @@
 """Damages every cache entry of one kind in DIR: `flip` inverts one byte in
 the middle of each file, `truncate` cuts each file in half. KIND is `tri`
-(triangulations, the default) or `tab` (table snapshots). Prints how many
-entries it damaged.
+(triangulations, the default), `tab` (table snapshots) or `stat` (stat
+links). Prints how many entries it damaged.
 
-    tamper_cache.py DIR flip|truncate [tri|tab]"""
+    tamper_cache.py DIR flip|truncate [tri|tab|stat]"""
 import glob
 import os
 import sys
