@@ -90,7 +90,22 @@ def capture(out_dir, build):
     for i, q in enumerate(QUERIES):
         stem = os.path.join(out_dir, f"latency-query.{i}")
         run([query] + q.split(), stem + ".out", stem + ".err")
+    normalise(out_dir)
     print(f"captured {len(os.listdir(out_dir))} files in {out_dir}")
+
+
+def normalise(out_dir):
+    """Replaces this checkout's path (reports name the default profile by
+    it) with <ROOT>, so captures of two checkouts compare equal when the
+    tool prints the same."""
+    root = ROOT.encode()
+    for name in os.listdir(out_dir):
+        path = os.path.join(out_dir, name)
+        with open(path, "rb") as f:
+            data = f.read()
+        if root in data:
+            with open(path, "wb") as f:
+                f.write(data.replace(root, b"<ROOT>"))
 
 
 def compare(before, after):
