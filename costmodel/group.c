@@ -142,6 +142,8 @@ static bool reserveRows(CmGroup *g, size_t more) {
 
 CmStatus cmGroupAppendRows(CmGroup *g, const void *x, const void *y,
                            size_t numRows) {
+  if (numRows == 0) /* g->x may still be NULL: no offset from it */
+    return CM_OK;
   if (!reserveRows(g, numRows))
     return CM_ERR_NOMEM;
   memcpy(g->x + g->numRows * g->dim, x, numRows * g->dim * sizeof *g->x);

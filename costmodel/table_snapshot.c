@@ -274,9 +274,13 @@ static unsigned char *writeRecord(const CmTableRun *run, unsigned char *out) {
   memcpy(out, g->kernel, r.kernelLength);
   memcpy(out + r.kernelLength, g->regimeKey, r.regimeLength);
   out += names;
-  memcpy(out, g->x + run->firstRow * g->dim, xBytes);
+  /* a group of dropped rows only (or of no axes) has no arrays: NULL plus
+   * an offset is undefined even when nothing is copied */
+  if (xBytes)
+    memcpy(out, g->x + run->firstRow * g->dim, xBytes);
   out += xBytes;
-  memcpy(out, g->y + run->firstRow, r.numRows * sizeof(double));
+  if (r.numRows)
+    memcpy(out, g->y + run->firstRow, r.numRows * sizeof(double));
   return out + r.numRows * sizeof(double);
 }
 

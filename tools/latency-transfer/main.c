@@ -47,7 +47,7 @@ typedef struct {
 
 static bool parseArgs(int argc, char **argv, Args *a) {
   *a = (Args){.suggest = -1};
-  for (int i = 1; i < argc; i++) {
+  for (int i = 1; i < argc; i += 2) { /* every option takes a value */
     const char *arg = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
     if (!next)
       return false;
@@ -71,7 +71,6 @@ static bool parseArgs(int argc, char **argv, Args *a) {
       a->seed = strtoull(next, NULL, 10);
     else
       return false;
-    i++;
   }
   bool suggest = a->suggest >= 0 && a->candidates;
   return a->from && a->device && (suggest != !!a->out) &&
