@@ -19,10 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static bool profileRules(void *ctx, const char *producer,
                          const char *consumer) {
   return cmProfileAllowsFusion(*(CmProfile *)ctx, producer, consumer);
@@ -101,9 +97,11 @@ static size_t forEachFunction(MlirOperation module, LatFunctionReport *out) {
 /* A copy of `func`'s whole symbol name (never cut: two long names that
  * share a prefix are two functions), or NULL when out of memory. */
 static char *functionName(MlirOperation func) {
-  MlirAttribute name = mlirOperationGetAttributeByName(func, str("sym_name"));
-  MlirStringRef s =
-      mlirAttributeIsAString(name) ? mlirStringAttrGetValue(name) : str("?");
+  MlirAttribute name = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("sym_name"));
+  MlirStringRef s = mlirAttributeIsAString(name)
+                        ? mlirStringAttrGetValue(name)
+                        : mlirStringRefCreateFromCString("?");
   char *copy = malloc(s.length + 1);
   if (copy) {
     memcpy(copy, s.data, s.length);
