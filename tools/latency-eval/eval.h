@@ -51,6 +51,17 @@ typedef struct {
 /// Points the candidate's strings at its own copies again (after a move).
 void evalRepoint(Candidate *c);
 
+/// The fields of a query for a measured point: regime values as they are,
+/// axes as round-trip text (kept in `text`).
+typedef struct {
+  CmField fields[CM_MAX_REGIME + CM_MAX_AXES];
+  char text[CM_MAX_AXES][32];
+} PointQuery;
+
+/// Returns the query asking for point `p` (no flops or bytes given); its
+/// fields live in `storage`, which must outlive it.
+CmQuery evalPointQuery(const CmPoint *p, PointQuery *storage);
+
 /// Writes the identifying key of `p` (kernel|regime values|axes) to `out`.
 void evalPointKey(const CmPoint *p, char *out, size_t size);
 

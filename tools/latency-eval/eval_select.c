@@ -20,6 +20,17 @@ void evalRepoint(Candidate *c) {
     c->point.regimeValues[r] = c->regime[r];
 }
 
+CmQuery evalPointQuery(const CmPoint *p, PointQuery *storage) {
+  size_t n = 0;
+  for (int r = 0; r < p->numRegime; r++)
+    storage->fields[n++] = (CmField){p->regimeNames[r], p->regimeValues[r]};
+  for (int a = 0; a < p->numAxes; a++) {
+    snprintf(storage->text[a], sizeof storage->text[a], "%.17g", p->axes[a]);
+    storage->fields[n++] = (CmField){p->axisNames[a], storage->text[a]};
+  }
+  return (CmQuery){p->kernel, storage->fields, n, -1, -1};
+}
+
 void evalPointKey(const CmPoint *p, char *out, size_t size) {
   size_t used = (size_t)snprintf(out, size, "%s", p->kernel);
   for (int r = 0; r < p->numRegime && used < size; r++)

@@ -46,17 +46,8 @@ static const char kUsage[] =
 
 /* Predicts candidate c from `train`: the full model and the roofline alone. */
 static void predict(CmProfile train, const Candidate *c, Sample *out) {
-  const CmPoint *p = &c->point;
-  char text[CM_MAX_AXES][32];
-  CmField fields[CM_MAX_REGIME + CM_MAX_AXES];
-  size_t n = 0;
-  for (int r = 0; r < p->numRegime; r++)
-    fields[n++] = (CmField){p->regimeNames[r], p->regimeValues[r]};
-  for (int a = 0; a < p->numAxes; a++) {
-    snprintf(text[a], sizeof text[a], "%.17g", p->axes[a]);
-    fields[n++] = (CmField){p->axisNames[a], text[a]};
-  }
-  CmQuery q = {p->kernel, fields, n, -1, -1};
+  PointQuery storage;
+  CmQuery q = evalPointQuery(&c->point, &storage);
   CmOptions on = cmOptionsDefault(), off = {false};
   CmEstimate roof;
   out->c = c;
