@@ -101,13 +101,15 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   memset(out, 0, sizeof *out);
   out->coldNsPerByte = out->coldMatmulNsPerByte = -1; /* not measured */
   out->coldTransposeNsPerByte = -1;
-  out->dtypes[out->numDtypes++] = "f32";
+  snprintf(out->dtypes[out->numDtypes++], sizeof out->dtypes[0], "f32");
   for (int i = 0; i < numDtypes && out->numDtypes < LP_MAX_DTYPES; i++) {
-    bool seen = !isFloat(dtypes[i]);
+    bool seen =
+        !isFloat(dtypes[i]) || strlen(dtypes[i]) >= sizeof out->dtypes[0];
     for (int j = 0; j < out->numDtypes && !seen; j++)
       seen = !strcmp(out->dtypes[j], dtypes[i]);
     if (!seen)
-      out->dtypes[out->numDtypes++] = dtypes[i];
+      snprintf(out->dtypes[out->numDtypes++], sizeof out->dtypes[0], "%s",
+               dtypes[i]);
   }
   char text[2048], name[32];
   double flops = 2.0 * sizes.matmul * sizes.matmul * sizes.matmul;

@@ -30,7 +30,9 @@ typedef struct {
 /// value <= 0 was not measured and is not written (the cold* rates: < 0).
 typedef struct {
   int numDtypes;
-  const char *dtypes[LP_MAX_DTYPES];   /* MLIR spelling             */
+  /* MLIR spelling, copied: the shapes' fields it came from move when the
+   * sweep grows the shape set. */
+  char dtypes[LP_MAX_DTYPES][16];
   double peakFlops[LP_MAX_DTYPES];     /* FLOP/s of a large matmul  */
   double memBw;                        /* bytes/s of a streaming op */
   double launchUs;                     /* an empty call, us         */

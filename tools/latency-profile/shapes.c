@@ -75,7 +75,7 @@ static const char *unmeasurable(const LatKernel *k, const LpShape *shape) {
 static bool grow(LpShapeSet *set) {
   if (set->count < set->capacity)
     return true;
-  size_t capacity = set->capacity ? 2 * set->capacity : 32;
+  size_t capacity = set->capacity ? 2 * set->capacity : 4;
   LpShape *items = realloc(set->items, capacity * sizeof *items);
   if (!items)
     return false;
