@@ -165,7 +165,7 @@ static CmStatus estimatePrepared(const CmPrepared *prep, const double *axes,
   if (prep->reason[0])
     cmEstimateAddReasonText(out, prep->reason, "");
   const CmPolicy *policy = prep->policy;
-  double tiles = NAN; /* for the roofline's wave term */
+  PreparedValues values = {prep, axes}; /* shapes for the roofline */
   if (policy) {
     double q[CM_MAX_AXES], tq[CM_MAX_AXES];
     bool complete = true;
@@ -190,14 +190,13 @@ static CmStatus estimatePrepared(const CmPrepared *prep, const double *axes,
         markTransferred(prep, out);
       return CM_OK;
     }
-    PreparedValues values = {prep, axes};
     if (!workDone)
       cmBuiltinWork(policy->kernel, preparedValue, &values, prep->dtype,
                     prep->kvDtype, &flops, &bytes);
-    tiles = cmBuiltinTiles(policy->kernel, preparedValue, &values);
   }
   cmRoofline(prep->profile, policy ? policy->kernel : NULL,
-             prep->dtype[0] ? prep->dtype : NULL, flops, bytes, tiles, out);
+             prep->dtype[0] ? prep->dtype : NULL, flops, bytes,
+             policy ? preparedValue : NULL, &values, out);
   return CM_OK;
 }
 

@@ -10,7 +10,9 @@
  * With `sm_count` and `wave_us.<kernel>`, each wave of the kernel's output
  * tiles over the SMs adds wave_us (work.c counts the tiles): a small
  * kernel of many tiles pays for its prologues and epilogues. It is part of
- * the fixed cost reported as launch_us.
+ * the fixed cost reported as launch_us. A GEMM whose kernel has a
+ * tile_bandwidth (and a device with sm_count) takes its compute side from
+ * the tile model instead (gemm_tiles.c), its waves included there.
  * Bytes are those crossing the kernel boundary (the caller's job for fused
  * kernels). With only one of the two bounds known, that one answers and the
  * reason says what was missing.
@@ -19,7 +21,7 @@
 #include "roofline.h"
 
 #include "answer.h"
-#include "work.h"
+#include "gemm_tiles.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -56,17 +58,38 @@ double cmRooflinePeak(CmProfile profile, const char *dtype) {
                      : peak;
 }
 
-/* The per-wave cost: wave_us.<kernel> for each round of `tiles` over the
- * device's sm_count; 0 when any of them is unknown. */
+/* The per-wave cost: wave_us.<kernel> for each round of the kernel's
+ * output tiles over the device's sm_count; 0 when any is unknown. */
 static double waveCost(CmProfile profile, const char *kernel, const char *dtype,
-                       double tiles) {
+                       CmValueFn value, const void *context) {
   double sms = cmProfileGetDeviceNumber(profile, "sm_count", NAN);
   double wave = cmRooflineDeviceNumber(profile, "wave_us", kernel, dtype, 0);
+  double tiles = kernel && value ? cmBuiltinTiles(kernel, value, context) : NAN;
   return sms >= 1 && tiles > 0 && wave > 0 ? wave * ceil(tiles / sms) : 0;
 }
 
+/* The GEMM tile model's compute time, or NAN when it does not apply. */
+static double tileCompute(CmProfile profile, const char *kernel,
+                          const char *dtype, CmValueFn value,
+                          const void *context) {
+  CmRooflineParams p = {
+      cmRooflineDeviceNumber(profile, "compute_efficiency", kernel, dtype, 1),
+      cmRooflineDeviceNumber(profile, "memory_efficiency", kernel, dtype, 1),
+      0,
+      cmRooflineDeviceNumber(profile, "wave_us", kernel, dtype, 0),
+      cmRooflineDeviceNumber(profile, "tile_bandwidth", kernel, dtype, 0),
+      cmRooflineDeviceNumber(profile, "split_k_us", kernel, dtype, 0)};
+  CmRooflineGemm gemm;
+  if (!kernel || !(p.tileBandwidth > 0) || !(p.computeEfficiency > 0) ||
+      !(p.memoryEfficiency > 0) ||
+      !cmGemmTilesShape(profile, kernel, dtype, value, context, &gemm))
+    return NAN;
+  return cmGemmTilesUs(&gemm, &p);
+}
+
 bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
-                double flops, double bytes, double tiles, CmEstimate *out) {
+                double flops, double bytes, CmValueFn value,
+                const void *context, CmEstimate *out) {
   out->flops = flops;
   out->bytes = bytes;
   double peak = cmRooflinePeak(profile, dtype);
@@ -75,9 +98,10 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
       cmRooflineDeviceNumber(profile, "compute_efficiency", kernel, dtype, 1);
   double memoryEff =
       cmRooflineDeviceNumber(profile, "memory_efficiency", kernel, dtype, 1);
+  double tiled = tileCompute(profile, kernel, dtype, value, context);
   double launch =
       cmRooflineDeviceNumber(profile, "launch_us", kernel, dtype, 0) +
-      waveCost(profile, kernel, dtype, tiles);
+      (isnan(tiled) ? waveCost(profile, kernel, dtype, value, context) : 0);
 
   bool haveCompute = flops >= 0 && peak > 0 && computeEff > 0;
   bool haveMemory = bytes >= 0 && bandwidth > 0 && memoryEff > 0;
@@ -94,12 +118,17 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
   if (!haveMemory)
     cmEstimateAddReason(out, "roofline: no memory bound (%s)",
                         bytes < 0 ? "bytes unknown" : "no mem_bw");
-  out->computeUs = haveCompute ? flops / (peak * computeEff) * 1e6 : 0;
+  out->computeUs = !haveCompute   ? 0
+                   : isnan(tiled) ? flops / (peak * computeEff) * 1e6
+                                  : tiled;
   out->memoryUs = haveMemory ? bytes / (bandwidth * memoryEff) * 1e6 : 0;
   out->launchUs = launch;
   out->bound = out->computeUs >= out->memoryUs && haveCompute ? CM_BOUND_COMPUTE
                                                               : CM_BOUND_MEMORY;
-  out->latencyUs = fmax(out->computeUs, out->memoryUs) + launch;
+  out->latencyUs =
+      (isnan(tiled) ? fmax(out->computeUs, out->memoryUs)
+                    : cmGemmTilesOverlap(out->computeUs, out->memoryUs)) +
+      launch;
   out->source = CM_SOURCE_ROOFLINE;
   out->method = CM_METHOD_ROOFLINE;
   out->confidence = 0.1; /* display only; see docs/accuracy.md */

@@ -3,14 +3,17 @@
 #define LATENCY_ROOFLINE_H
 
 #include "latency/costmodel.h"
+#include "work.h"
 
 /// Fills the roofline answer for `flops` and `bytes` (negative: unknown) of
 /// a kernel whose table kernel is `kernel` (may be NULL) and element type
-/// `dtype` (may be NULL) from the device of `profile`, in `tiles` output
-/// tiles (NAN: unknown, no wave term); returns false with the reason when
+/// `dtype` (may be NULL) from the device of `profile`; its shape values
+/// (m, n, k, seq, ...) come from `value` over `context` (NULL: unknown, no
+/// wave term and no GEMM tile model). Returns false with the reason when
 /// neither bound can be computed.
 bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
-                double flops, double bytes, double tiles, CmEstimate *out);
+                double flops, double bytes, CmValueFn value,
+                const void *context, CmEstimate *out);
 
 /// Returns device.csv's `key.<kernel>.<dtype>`, else `key.<kernel>`, else
 /// NAN: the kernel's own value of `key`, without the device-wide fallback.

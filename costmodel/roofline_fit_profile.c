@@ -2,7 +2,8 @@
  *
  * Every measured point becomes a roofline sample of its (table kernel,
  * dtype) group: its work from the built-in formulas (costmodel/work.c),
- * divided by the device's peaks, and its measured time. Training samples
+ * divided by the device's peaks, its GEMM shape for the tile model
+ * (gemm_tiles.c), and its measured time. Training samples
  * feed the fit; held-out samples are predicted with device.csv's values
  * and with the fitted ones. Which group a parameter belongs to mirrors the
  * roofline's own lookup (cmRooflineDeviceNumber), so `before` is exactly
@@ -12,8 +13,8 @@
 #include "latency/roofline_fit.h"
 
 #include "cm_error.h"
+#include "gemm_tiles.h"
 #include "roofline.h"
-#include "work.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -88,7 +89,9 @@ static CmRooflineParams paramsOf(CmProfile profile, const char *kernel,
       cmRooflineDeviceNumber(profile, "compute_efficiency", kernel, dtype, 1),
       cmRooflineDeviceNumber(profile, "memory_efficiency", kernel, dtype, 1),
       cmRooflineDeviceNumber(profile, "launch_us", kernel, dtype, 0),
-      cmRooflineDeviceNumber(profile, "wave_us", kernel, dtype, 0)};
+      cmRooflineDeviceNumber(profile, "wave_us", kernel, dtype, 0),
+      cmRooflineDeviceNumber(profile, "tile_bandwidth", kernel, dtype, 0),
+      cmRooflineDeviceNumber(profile, "split_k_us", kernel, dtype, 0)};
 }
 
 static Builder *builderFor(Collector *c, const char *kernel,
@@ -145,9 +148,11 @@ static void collect(void *context, const CmPoint *p) {
   double sms = cmProfileGetDeviceNumber(c->profile, "sm_count", NAN);
   double tiles = cmBuiltinTiles(p->kernel, pointValue, p);
   CmRooflineSample s = {
-      flops >= 0 && peak > 0 ? flops / peak * 1e6 : 0,
-      bytes >= 0 && bandwidth > 0 ? bytes / bandwidth * 1e6 : 0,
-      sms >= 1 && tiles > 0 ? ceil(tiles / sms) : 0, p->latencyUs};
+      .computeUs = flops >= 0 && peak > 0 ? flops / peak * 1e6 : 0,
+      .memoryUs = bytes >= 0 && bandwidth > 0 ? bytes / bandwidth * 1e6 : 0,
+      .waves = sms >= 1 && tiles > 0 ? ceil(tiles / sms) : 0,
+      .measuredUs = p->latencyUs};
+  cmGemmTilesShape(c->profile, p->kernel, dtype, pointValue, p, &s.gemm);
   if (s.computeUs <= 0 && s.memoryUs <= 0)
     return; /* no work formula: the roofline cannot answer it anyway */
   Builder *b = builderFor(c, p->kernel, dtype ? dtype : "");
@@ -185,6 +190,8 @@ static bool finish(Builder *b, bool fit) {
     g->after.memoryEfficiency = writtenDigits(g->after.memoryEfficiency);
     g->after.launchUs = writtenDigits(g->after.launchUs);
     g->after.waveUs = writtenDigits(g->after.waveUs);
+    g->after.tileBandwidth = writtenDigits(g->after.tileBandwidth);
+    g->after.splitUs = writtenDigits(g->after.splitUs);
   }
   for (size_t i = 0; ok && i < g->numHeldOut; i++) {
     g->measuredUs[i] = held[i].measuredUs;

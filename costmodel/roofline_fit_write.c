@@ -67,7 +67,9 @@ static bool isLargestOfKernel(const CmRooflineGroup *groups, size_t n,
 static void putGroup(Updates *u, const CmRooflineGroup *groups, size_t n,
                      const CmRooflineGroup *g) {
   bool largest = isLargestOfKernel(groups, n, g);
-  char suffix[120];
+  char suffix[120], dtypeSuffix[120];
+  snprintf(dtypeSuffix, sizeof dtypeSuffix, ".%s%s%s", g->kernel,
+           *g->dtype ? "." : "", g->dtype);
   snprintf(suffix, sizeof suffix, ".%s%s%s", g->kernel, largest ? "" : ".",
            largest ? "" : g->dtype);
   if (g->fitted.compute || !largest)
@@ -79,6 +81,12 @@ static void putGroup(Updates *u, const CmRooflineGroup *groups, size_t n,
   putNumber(u, "launch_us", suffix, "%.4g", g->after.launchUs);
   if (g->fitted.wave || !largest)
     putNumber(u, "wave_us", suffix, "%.4g", g->after.waveUs);
+  /* The tile model per dtype always: only this dtype's tables told it (an
+   * f32 GEMM without a table keeps the plain roofline). */
+  if (g->fitted.tiles || g->before.tileBandwidth > 0) {
+    putNumber(u, "tile_bandwidth", dtypeSuffix, "%.4g", g->after.tileBandwidth);
+    putNumber(u, "split_k_us", dtypeSuffix, "%.4g", g->after.splitUs);
+  }
   double sum = 0;
   for (size_t i = 0; i < g->numHeldOut; i++)
     sum += fabs(g->afterUs[i] - g->measuredUs[i]) / g->measuredUs[i];

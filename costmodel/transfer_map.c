@@ -49,7 +49,8 @@ static void rooflineOf(CmProfile profile, const CmTransferGroup *g,
                        double flops, double bytes, CmEstimate *out) {
   memset(out, 0, sizeof *out);
   const char *dtype = g->prep.dtype[0] ? g->prep.dtype : NULL;
-  if (!cmRoofline(profile, g->policy->kernel, dtype, flops, bytes, NAN, out))
+  if (!cmRoofline(profile, g->policy->kernel, dtype, flops, bytes, NULL, NULL,
+                  out))
     out->computeUs = out->memoryUs = out->launchUs = 0;
 }
 

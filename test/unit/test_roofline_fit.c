@@ -68,12 +68,14 @@ static CmRooflineGroup *fitUnfitted(CmProfile *profile, size_t *n) {
 }
 
 TEST(fit_recovers_the_parameters_that_made_the_samples) {
-  CmRooflineParams truth = {0.6, 0.7, 3, 1.5}, start = {0.85, 0.8, 2.5, 0};
+  CmRooflineParams truth = {0.6, 0.7, 3, 1.5, 0, 0},
+                   start = {0.85, 0.8, 2.5, 0, 0, 0};
   CmRooflineSample samples[400];
   for (int i = 0; i < 400; i++) { /* compute- and memory-bound, 1..16 waves */
-    samples[i] = (CmRooflineSample){0.5 * (i % 37 + 1) * (i % 3 ? 1 : 8),
-                                    0.7 * (i % 29 + 1) * (i % 2 ? 1 : 6),
-                                    (double)(i % 16 + 1), 0};
+    samples[i] =
+        (CmRooflineSample){.computeUs = 0.5 * (i % 37 + 1) * (i % 3 ? 1 : 8),
+                           .memoryUs = 0.7 * (i % 29 + 1) * (i % 2 ? 1 : 6),
+                           .waves = (double)(i % 16 + 1)};
     samples[i].measuredUs = cmRooflinePredict(&truth, &samples[i]);
   }
   CmRooflineFitted told;
@@ -100,6 +102,43 @@ TEST(fit_lowers_the_held_out_roofline_error_of_every_shipped_table) {
               after);
     CHECK(g->numHeldOut > 0 && after < before);
   }
+  cmRooflineGroupsDestroy(groups, n);
+  cmProfileDestroy(profile);
+}
+
+/* An H100 bf16 GEMM of m x 4096 x 8192 as a tile-model sample. */
+static CmRooflineSample gemmSample(double m) {
+  CmRooflineSample s = {.measuredUs = 1};
+  s.memoryUs = (m * 8192 + 8192 * 4096 + m * 4096) * 2 / 3.35e6;
+  s.gemm = (CmRooflineGemm){
+      m, 4096, 8192, 1, 132, 132 / 989e6, 2 * 132 / 3.35e6, 8 / 3.35e6};
+  return s;
+}
+
+TEST(tile_model_steps_at_a_tile_edge_not_in_between) {
+  CmRooflineParams p = {0.8, 0.8, 2.5, 0.2, 8, 2.8};
+  CmRooflineSample a = gemmSample(1024), b = gemmSample(1025),
+                   c = gemmSample(1088);
+  double ta = cmRooflinePredict(&p, &a), tb = cmRooflinePredict(&p, &b);
+  double tc = cmRooflinePredict(&p, &c);
+  CHECK(tb > 1.1 * ta);     /* one more row of tiles, one more wave */
+  CHECK_NEAR(tb, tc, 0.01); /* the padded tiles cost the same */
+}
+
+TEST(fit_takes_the_tile_model_for_the_bf16_gemm_grid) {
+  CmProfile profile = {NULL};
+  size_t n;
+  CmRooflineGroup *groups = fitUnfitted(&profile, &n);
+  bool seen = false;
+  for (size_t i = 0; i < n; i++) {
+    const CmRooflineGroup *g = &groups[i];
+    if (strcmp(g->kernel, "matmul") || strcmp(g->dtype, "bf16"))
+      continue;
+    seen = true;
+    CHECK(g->fitted.tiles && g->after.tileBandwidth > 0);
+    CHECK(mape(g->afterUs, g->measuredUs, g->numHeldOut) < 6.9); /* issue 13 */
+  }
+  CHECK(seen);
   cmRooflineGroupsDestroy(groups, n);
   cmProfileDestroy(profile);
 }
@@ -172,6 +211,8 @@ int main(int argc, char **argv) {
   return RUN_TESTS(
       T(fit_recovers_the_parameters_that_made_the_samples),
       T(fit_lowers_the_held_out_roofline_error_of_every_shipped_table),
+      T(tile_model_steps_at_a_tile_edge_not_in_between),
+      T(fit_takes_the_tile_model_for_the_bf16_gemm_grid),
       T(written_device_csv_round_trips_through_the_loader),
       T(negative_unwritable_device_path_is_named),
       T(held_out_points_depend_on_the_seed_not_on_the_others));

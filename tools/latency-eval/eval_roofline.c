@@ -28,7 +28,8 @@ static const char kUsage[] =
     "         [--out-device FILE | --write]\n"
     "--holdout F: the fraction of points held out (default 0.2), chosen by a\n"
     "  hash of each point and --seed (default 0).\n"
-    "--fit-roofline fits compute_efficiency, memory_efficiency and launch_us\n"
+    "--fit-roofline fits compute_efficiency, memory_efficiency, launch_us,\n"
+    "  wave_us and, for GEMMs, tile_bandwidth and split_k_us\n"
     "  per table kernel and dtype on the other points; --out-device FILE\n"
     "  writes device.csv with them to FILE, --write over the profile's own.\n";
 
@@ -100,8 +101,9 @@ static void printChange(double before, double after, bool fitted) {
 
 static void printFitted(const CmRooflineGroup *groups, size_t n) {
   printf("| kernel | dtype | train | held out | compute_efficiency | "
-         "memory_efficiency | launch_us | wave_us | MAPE %% | p90 %% | within "
-         "10%% |\n|---|---|---:|---:|---|---|---|---|---|---|---|\n");
+         "memory_efficiency | launch_us | wave_us | tile_bandwidth | "
+         "split_k_us | MAPE %% | p90 %% | within 10%% "
+         "|\n|---|---|---:|---:|---|---|---|---|---|---|---|---|---|\n");
   for (size_t i = 0; i < n; i++) {
     const CmRooflineGroup *g = &groups[i];
     EvalSummary b = evalSummarise(g->beforeUs, g->measuredUs, g->numHeldOut);
@@ -114,6 +116,9 @@ static void printFitted(const CmRooflineGroup *groups, size_t n) {
                 g->fitted.memory);
     printChange(g->before.launchUs, g->after.launchUs, true);
     printChange(g->before.waveUs, g->after.waveUs, g->fitted.wave);
+    printChange(g->before.tileBandwidth, g->after.tileBandwidth,
+                g->fitted.tiles);
+    printChange(g->before.splitUs, g->after.splitUs, g->fitted.tiles);
     printf(" %.2f -> **%.2f** | %.2f -> %.2f | %.1f -> %.1f |\n", b.mape,
            a.mape, b.p90, a.p90, b.within10, a.within10);
   }

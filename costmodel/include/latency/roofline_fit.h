@@ -2,9 +2,11 @@
  *
  * The roofline tier answers max(compute / ce, memory / me) + launch +
  * wave x waves, where compute and memory are the kernel's times at the
- * device's peaks and waves = ceil(output tiles / sm_count). A device with
- * measured tables can tell what ce, me, launch and wave each kernel class
- * actually reaches: this fits them per (table kernel, dtype) to the
+ * device's peaks and waves = ceil(output tiles / sm_count). A GEMM with a
+ * fitted tile bandwidth takes its compute side from the tile model instead
+ * (costmodel/gemm_tiles.c: CTA tiles in waves over the SMs, split-K). A
+ * device with measured tables can tell what each kernel class actually
+ * reaches: this fits the parameters per (table kernel, dtype) to the
  * measured points, minimising the mean |predicted / measured - 1| (the
  * MAPE the roofline is judged by) by a coarse grid, then a pattern search.
  * Points are split
@@ -29,20 +31,37 @@ extern "C" {
 
 /// The roofline's per-kernel parameters (device.csv's
 /// compute_efficiency.<kernel>, memory_efficiency.<kernel>,
-/// launch_us.<kernel>, wave_us.<kernel>).
+/// launch_us.<kernel>, wave_us.<kernel>, tile_bandwidth.<kernel>,
+/// split_k_us.<kernel>).
 typedef struct {
   double computeEfficiency; /* share of peak_flops reached, > 0        */
   double memoryEfficiency;  /* share of mem_bw reached, > 0            */
   double launchUs;          /* floor added to every kernel, us, >= 0   */
   double waveUs;            /* added per wave of tiles, us, >= 0       */
+  double tileBandwidth;     /* GEMM tile loads, x mem_bw / sm_count per
+                               SM; 0: no tile model                    */
+  double splitUs;           /* fixed cost of a split-K GEMM, us, >= 0  */
 } CmRooflineParams;
+
+/// A GEMM as the tile model sees it (costmodel/gemm_tiles.c); all zero
+/// when the kernel is no GEMM or the device has no sm_count.
+typedef struct {
+  double m, n, k, batch; /* the problem; batch >= 1                  */
+  double sms;            /* sm_count                                 */
+  double smFlopUs;       /* us per flop of one SM at peak            */
+  double smLoadUs;       /* us per operand element one SM loads at
+                            mem_bw / sm_count                        */
+  double partialUs;      /* us per fp32 partial sum written and read
+                            back at mem_bw (split-K)                 */
+} CmRooflineGemm;
 
 /// One measured kernel, as the roofline sees it.
 typedef struct {
-  double computeUs;  /* flops / peak, us; 0 when unknown      */
-  double memoryUs;   /* bytes / mem_bw, us; 0 when unknown    */
-  double waves;      /* ceil(tiles / sm_count); 0: unknown    */
-  double measuredUs; /* measured latency, us, > 0             */
+  double computeUs;    /* flops / peak, us; 0 when unknown      */
+  double memoryUs;     /* bytes / mem_bw, us; 0 when unknown    */
+  double waves;        /* ceil(tiles / sm_count); 0: unknown    */
+  double measuredUs;   /* measured latency, us, > 0             */
+  CmRooflineGemm gemm; /* m = 0: no tile model for this sample  */
 } CmRooflineSample;
 
 /// Returns the roofline time of `sample` under `params`, in us.
@@ -57,6 +76,7 @@ double cmRooflineFitError(const CmRooflineParams *params,
 /// Which parameters a fit could tell from its samples.
 typedef struct {
   bool compute, memory, wave; /* false: kept at the start value */
+  bool tiles; /* the tile model (tile_bandwidth, split_k_us) won */
 } CmRooflineFitted;
 
 /// Returns the parameters that minimise cmRooflineFitError on `samples`,
@@ -64,7 +84,9 @@ typedef struct {
 /// [0, the median measured time]). A parameter the samples cannot tell (a
 /// bound that never wins, no waves) or that does not lower the error keeps
 /// its `start` value and its flag in `*fitted` (may be NULL) is false.
-/// Returns `start` when n is 0.
+/// Samples with a GEMM shape are fitted twice, with and without the tile
+/// model; the lower training error wins (`fitted->tiles`). Returns `start`
+/// when n is 0.
 CmRooflineParams cmRooflineFit(const CmRooflineSample *samples, size_t n,
                                CmRooflineParams start,
                                CmRooflineFitted *fitted);
