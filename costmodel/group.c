@@ -8,6 +8,7 @@
 #include "group.h"
 
 #include "cm_error.h"
+#include "index_cache.h"
 #include "line_index.h"
 #include "subspace_index.h"
 
@@ -56,9 +57,13 @@ static void groupDestroy(CmGroup *g) {
   pthread_mutex_destroy(&g->lock);
   free(g->kernel);
   free(g->regimeKey);
-  free(g->x);
-  free(g->y);
-  free(g->tx);
+  if (g->sealMap) {
+    cmIndexMapRelease(g->sealMap, g->sealMapSize);
+  } else {
+    free(g->x);
+    free(g->y);
+    free(g->tx);
+  }
   free(g);
 }
 
@@ -220,19 +225,83 @@ static bool aggregateDuplicates(CmGroup *g) {
   return ok;
 }
 
+/* The sections of a seal entry: counts (numPoints, numAggregated), points,
+ * means, transformed points, exact-index slots. */
+enum { kSealCounts, kSealX, kSealY, kSealTx, kSealSlots, kSealSections };
+static const uint64_t kSealSizes[kSealSections] = {
+    sizeof(uint64_t), sizeof(double), sizeof(double), sizeof(double),
+    sizeof(uint32_t)};
+
+/* Seals `g` from its cache entry when there is a sound one; false when not
+ * (a corrupt one is noted). */
+static bool sealFromEntry(CmGroup *g) {
+  CmIndexEntry e;
+  if (!cmIndexEntryOpen(g->cacheKey, CM_INDEX_SEAL, 0, kSealSections,
+                        kSealSizes, &e))
+    return false;
+  const CmIndexSection *s = e.sections;
+  uint64_t counts[2] = {0, 0};
+  if (s[kSealCounts].count == 2)
+    memcpy(counts, s[kSealCounts].data, sizeof counts);
+  uint64_t n = counts[0], dim = (uint64_t)g->dim;
+  if (s[kSealCounts].count != 2 || n == 0 || n > g->numRows ||
+      counts[1] != g->numRows - n || s[kSealX].count != n * dim ||
+      s[kSealY].count != n || s[kSealTx].count != n * dim ||
+      !cmIndexSlotsValid(s[kSealSlots].data, s[kSealSlots].count, n, n)) {
+    cmIndexEntryReject(&e, "a seal's sizes or slots are out of range");
+    return false;
+  }
+  free(g->x);
+  free(g->y);
+  g->x = (double *)s[kSealX].data; /* read-only map: never written */
+  g->y = (double *)s[kSealY].data;
+  g->tx = (double *)s[kSealTx].data;
+  cmTupleHashInitBorrowed(&g->exact, s[kSealSlots].data, s[kSealSlots].count, n,
+                          g->x, g->dim, 0);
+  g->numPoints = n;
+  g->numAggregated = counts[1];
+  g->sealMap = e.map;
+  g->sealMapSize = e.mapSize;
+  return true;
+}
+
+/* Writes the seal of `g` to its cache entry. */
+static void storeSeal(const CmGroup *g) {
+  uint64_t counts[2] = {g->numPoints, g->numAggregated};
+  size_t values = g->numPoints * g->dim;
+  CmIndexSection s[kSealSections] = {
+      {counts, 2, sizeof(uint64_t)},
+      {g->x, values, sizeof(double)},
+      {g->y, g->numPoints, sizeof(double)},
+      {g->tx, values, sizeof(double)},
+      {g->exact.slots, g->exact.mask + 1, sizeof(uint32_t)}};
+  cmIndexEntryStore(g->cacheKey, CM_INDEX_SEAL, 0, s, kSealSections);
+}
+
+/* Seals `g` by averaging its rows; false when out of memory. */
+static bool sealByBuilding(CmGroup *g) {
+  if (!aggregateDuplicates(g) ||
+      !(g->tx = malloc((g->numPoints + 1) * g->dim * sizeof *g->tx)))
+    return false;
+  for (size_t i = 0; i < g->numPoints * g->dim; i++)
+    g->tx[i] = cmTransformApply(g->policy->transforms[i % g->dim], g->x[i]);
+  if (g->cacheKey)
+    storeSeal(g);
+  return true;
+}
+
 bool cmGroupSeal(CmGroup *g) {
   if (atomic_load_explicit(&g->sealed, memory_order_acquire))
     return true;
   pthread_mutex_lock(&g->lock);
   bool ok = atomic_load_explicit(&g->sealed, memory_order_relaxed);
   if (!ok) {
-    ok = aggregateDuplicates(g) &&
-         (g->tx = malloc((g->numPoints + 1) * g->dim * sizeof *g->tx));
-    if (ok) {
-      for (size_t i = 0; i < g->numPoints * g->dim; i++)
-        g->tx[i] = cmTransformApply(g->policy->transforms[i % g->dim], g->x[i]);
+    g->cacheKey = g->uncached ? 0
+                              : cmIndexCacheKey(g->x, g->y, g->numRows, g->dim,
+                                                g->policy->transforms);
+    ok = (g->cacheKey && sealFromEntry(g)) || sealByBuilding(g);
+    if (ok)
       atomic_store_explicit(&g->sealed, true, memory_order_release);
-    }
   }
   pthread_mutex_unlock(&g->lock);
   return ok;

@@ -4,8 +4,10 @@
  * regime values: the candidates of any interpolation. Rows are appended while
  * loading; on first use the group is "sealed": duplicates are averaged and
  * the exact index is built. Line and subspace indexes are built on the first
- * query that needs them. Each lazy step runs once under the group's lock and
- * is published with a release store, so readers need no lock.
+ * query that needs them. For a large group the seal and each index come
+ * from the on-disk cache when it has them (index_cache.h), mapped in place.
+ *Each lazy step runs once under the group's lock and is published with a
+ *release store, so readers need no lock.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef LATENCY_GROUP_H
@@ -41,6 +43,10 @@ typedef struct CmGroup {
   size_t numPoints;       /* distinct points after seal                  */
   size_t numAggregated;   /* rows merged into another row's mean         */
   CmTupleHash exact;      /* after seal: all axes -> point               */
+  bool uncached;          /* rows filtered out: no index cache entries   */
+  uint64_t cacheKey;      /* after seal: index cache key, 0: none        */
+  void *sealMap;          /* mapped seal entry x, y, tx and the exact    */
+  size_t sealMapSize;     /*   slots borrow from; NULL when built        */
   pthread_mutex_t lock;   /* serialises lazy builds                      */
   atomic_bool sealed;     /* set once, after the seal                    */
   _Atomic(struct CmLineIndex *) lines[CM_MAX_AXES]; /* per axis, lazy     */

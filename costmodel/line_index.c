@@ -5,11 +5,16 @@
  * each line by the axis value. A point whose other-axis values equal its
  * predecessor's joins the predecessor's line without a probe (the hash
  * would answer the same): along a table's last axis every line is a run.
+ * A large group's index is kept in the on-disk cache and mapped in place
+ * (index_cache.h): its arrays are then checked and borrowed from the map.
  *
  *===----------------------------------------------------------------------===*/
 #include "line_index.h"
 
+#include "index_cache.h"
+
 #include <stdlib.h>
+#include <string.h>
 
 /* Lines the hash is first sized for; it grows. A group has far fewer lines
  * than points (1,000 along each axis of the 35,700 GEMM points), and slots
@@ -23,7 +28,22 @@ struct CmLineIndex {
   size_t *lineStart;    /* line -> first entry; numLines + 1  */
   size_t numLines;      /* lines in the group                 */
   CmLinePoint *entries; /* every point, grouped by line       */
+  void *map;            /* mapped entry the arrays borrow from */
+  size_t mapSize;       /*   (NULL: they are owned)            */
 };
+
+/* The sections of a line index entry. */
+enum {
+  kLineCount,
+  kLineOf,
+  kLineStart,
+  kLineEntries,
+  kLineSlots,
+  kLineSections
+};
+static const uint64_t kLineSizes[kLineSections] = {
+    sizeof(uint64_t), sizeof(uint32_t), sizeof(size_t), sizeof(CmLinePoint),
+    sizeof(uint32_t)};
 
 static int compareByX(const void *a, const void *b) {
   double xa = ((const CmLinePoint *)a)->x, xb = ((const CmLinePoint *)b)->x;
@@ -46,10 +66,80 @@ void cmLineIndexDestroy(CmLineIndex *index) {
   if (!index)
     return;
   cmTupleHashFree(&index->byOthers);
-  free(index->lineOf);
-  free(index->lineStart);
-  free(index->entries);
+  if (index->map) {
+    cmIndexMapRelease(index->map, index->mapSize);
+  } else {
+    free(index->lineOf);
+    free(index->lineStart);
+    free(index->entries);
+  }
   free(index);
+}
+
+/* Returns whether the mapped arrays of a line index over `n` points are
+ * safe to use: every line number, entry range and point in range. */
+static bool lineArraysValid(const CmIndexSection *s, size_t n) {
+  uint64_t numLines = 0;
+  if (s[kLineCount].count == 1)
+    memcpy(&numLines, s[kLineCount].data, sizeof numLines);
+  if (s[kLineCount].count != 1 || numLines == 0 || numLines > n ||
+      s[kLineOf].count != n || s[kLineStart].count != numLines + 1 ||
+      s[kLineEntries].count != n ||
+      !cmIndexSlotsValid(s[kLineSlots].data, s[kLineSlots].count, numLines, n))
+    return false;
+  const uint32_t *lineOf = s[kLineOf].data;
+  const size_t *start = s[kLineStart].data;
+  const CmLinePoint *entries = s[kLineEntries].data;
+  for (size_t p = 0; p < n; p++)
+    if (lineOf[p] >= numLines || entries[p].point >= n)
+      return false;
+  for (size_t l = 0; l < numLines; l++)
+    if (start[l] > start[l + 1])
+      return false;
+  return start[0] == 0 && start[numLines] == n;
+}
+
+/* Returns the index of `g` along `axis` from its cache entry, or NULL when
+ * there is no sound one (a corrupt one is noted). */
+static CmLineIndex *lineIndexFromEntry(const CmGroup *g, int axis) {
+  CmIndexEntry e;
+  if (!cmIndexEntryOpen(g->cacheKey, CM_INDEX_LINES, (unsigned)axis,
+                        kLineSections, kLineSizes, &e))
+    return NULL;
+  const CmIndexSection *s = e.sections;
+  if (!lineArraysValid(s, g->numPoints)) {
+    cmIndexEntryReject(&e, "a line index out of range");
+    return NULL;
+  }
+  CmLineIndex *index = calloc(1, sizeof *index);
+  if (!index) {
+    cmIndexMapRelease(e.map, e.mapSize);
+    return NULL;
+  }
+  index->axis = axis;
+  index->numLines = s[kLineStart].count - 1;
+  index->lineOf = (uint32_t *)s[kLineOf].data; /* read-only map */
+  index->lineStart = (size_t *)s[kLineStart].data;
+  index->entries = (CmLinePoint *)s[kLineEntries].data;
+  cmTupleHashInitBorrowed(&index->byOthers, s[kLineSlots].data,
+                          s[kLineSlots].count, index->numLines, g->x, g->dim,
+                          1u << axis);
+  index->map = e.map;
+  index->mapSize = e.mapSize;
+  return index;
+}
+
+/* Writes `index` of `g` to its cache entry. */
+static void storeLineIndex(const CmGroup *g, const CmLineIndex *index) {
+  uint64_t numLines = index->numLines;
+  CmIndexSection s[kLineSections] = {
+      {&numLines, 1, sizeof numLines},
+      {index->lineOf, g->numPoints, sizeof *index->lineOf},
+      {index->lineStart, numLines + 1, sizeof *index->lineStart},
+      {index->entries, g->numPoints, sizeof *index->entries},
+      {index->byOthers.slots, index->byOthers.mask + 1, sizeof(uint32_t)}};
+  cmIndexEntryStore(g->cacheKey, CM_INDEX_LINES, (unsigned)index->axis, s,
+                    kLineSections);
 }
 
 static CmLineIndex *lineIndexCreate(const CmGroup *g, int axis) {
@@ -60,7 +150,8 @@ static CmLineIndex *lineIndexCreate(const CmGroup *g, int axis) {
   index->axis = axis;
   index->lineOf = malloc((n + 1) * sizeof *index->lineOf);
   index->lineStart = calloc(n + 2, sizeof *index->lineStart);
-  index->entries = malloc((n + 1) * sizeof *index->entries);
+  /* zeroed: the padding of each entry is written to the cache */
+  index->entries = calloc(n + 1, sizeof *index->entries);
   if (!index->lineOf || !index->lineStart || !index->entries ||
       !cmTupleHashInit(&index->byOthers, n < kFirstLines ? n : kFirstLines,
                        g->x, g->dim, 1u << axis)) {
@@ -113,7 +204,9 @@ const CmLineIndex *cmGroupGetLineIndex(CmGroup *g, int axis) {
   pthread_mutex_lock(&g->lock);
   index = atomic_load_explicit(&g->lines[axis], memory_order_relaxed);
   if (!index) {
-    index = lineIndexCreate(g, axis);
+    index = g->cacheKey ? lineIndexFromEntry(g, axis) : NULL;
+    if (!index && (index = lineIndexCreate(g, axis)) && g->cacheKey)
+      storeLineIndex(g, index);
     atomic_store_explicit(&g->lines[axis], index, memory_order_release);
   }
   pthread_mutex_unlock(&g->lock);

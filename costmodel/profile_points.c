@@ -69,6 +69,8 @@ CmStatus cmProfileCreateFromDirFiltered(const char *dir,
       g->y[kept++] = g->y[r];
     }
     p->numRows -= g->numRows - kept;
+    /* one hold-out of many: its seal and indexes would only fill the cache */
+    g->uncached = kept < g->numRows;
     g->numRows = kept;
     free(values);
   }

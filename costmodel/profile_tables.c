@@ -6,13 +6,15 @@
  * latency drops the row and counts it. Files are read in name order, so a
  * profile loads the same way on every machine. A table parsed once is
  * loaded from its snapshot afterwards (table_snapshot.h), with the same
- * groups.
+ * groups; a table scanned once for some needs is not scanned for them again
+ * (scan_verdict.h).
  *
  *===----------------------------------------------------------------------===*/
 #include "profile.h"
 
 #include "cm_error.h"
 #include "latency/costmodel_util.h"
+#include "scan_verdict.h"
 #include "table_scan.h"
 #include "table_snapshot.h"
 
@@ -265,19 +267,22 @@ static CmStatus parseTable(struct CmProfileImpl *profile, const char *path,
 
 /* Loads one table, from its snapshot when the cache holds a good one; with
  * `needs`, skips it unparsed when its bytes could hold a row for none of
- * them. */
+ * them (a verdict the cache keeps too). */
 static CmStatus loadTable(struct CmProfileImpl *profile, const char *path,
                           const char *name, const CmTableNeed *needs,
                           size_t numNeeds, CmError *err) {
   CmStatus status;
+  CmTableSnapshotKey key;
+  bool cached = cmTableSnapshotKeyOf(profile, path, &key);
   if (needs) { /* search the bytes first: cheap next to parsing */
     bool needed = false;
-    status = cmTableScanMayAnswer(path, name, needs, numNeeds, &needed, err);
+    status = cached ? cmScanVerdictMayAnswer(&key, path, name, needs, numNeeds,
+                                             &needed, err)
+                    : cmTableScanMayAnswer(path, name, needs, numNeeds, &needed,
+                                           err);
     if (status != CM_OK || !needed)
       return status; /* else no row could answer the needs: not parsed */
   }
-  CmTableSnapshotKey key;
-  bool cached = cmTableSnapshotKeyOf(profile, path, &key);
   bool loaded = false;
   if (cached &&
       (status = cmTableSnapshotLoad(profile, &key, &loaded, err)) != CM_OK)

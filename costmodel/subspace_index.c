@@ -4,10 +4,13 @@
  * count, fill. A set's triangulation is published once (or its failure
  * reason, so a hopeless set is not re-triangulated on every query); large
  * ones come from the on-disk cache when it has them (triangulation_cache.c).
+ * A large group's index itself is kept in the on-disk cache and mapped in
+ * place (index_cache.h); only its sets are allocated then.
  *
  *===----------------------------------------------------------------------===*/
 #include "subspace_index.h"
 
+#include "index_cache.h"
 #include "triangulation_cache.h"
 
 #include <stdio.h>
@@ -35,7 +38,15 @@ struct CmSubspaceIndex {
   char name[96];         /* "2D (m,n)", for reasons               */
   CmSubspaceSet *sets;   /* numSets entries                       */
   size_t numSets;
+  void *map;      /* mapped entry setOf and members borrow */
+  size_t mapSize; /*   from (NULL: they are owned)         */
 };
+
+/* The sections of a subspace index entry. */
+enum { kSetCount, kSetOf, kSetMembers, kSetStart, kSetSlots, kSetSections };
+static const uint64_t kSetSizes[kSetSections] = {
+    sizeof(uint64_t), sizeof(uint32_t), sizeof(uint32_t), sizeof(uint64_t),
+    sizeof(uint32_t)};
 
 void cmSubspaceIndexDestroy(CmSubspaceIndex *index) {
   if (!index)
@@ -43,17 +54,18 @@ void cmSubspaceIndexDestroy(CmSubspaceIndex *index) {
   for (size_t i = 0; i < index->numSets; i++)
     cmTriangulationDestroy(atomic_load(&index->sets[i].tri));
   cmTupleHashFree(&index->byOthers);
-  free(index->setOf);
-  free(index->members);
+  if (index->map) {
+    cmIndexMapRelease(index->map, index->mapSize);
+  } else {
+    free(index->setOf);
+    free(index->members);
+  }
   free(index->sets);
   free(index);
 }
 
-static CmSubspaceIndex *subspaceIndexCreate(const CmGroup *g, unsigned mask) {
-  size_t n = g->numPoints;
-  CmSubspaceIndex *index = calloc(1, sizeof *index);
-  if (!index)
-    return NULL;
+/* Fills the mask's axes and the name ("2D (m,n)") of `index`. */
+static void nameIndex(const CmGroup *g, unsigned mask, CmSubspaceIndex *index) {
   index->mask = mask;
   for (int a = 0; a < g->dim; a++)
     if (mask & (1u << a))
@@ -64,6 +76,94 @@ static CmSubspaceIndex *subspaceIndexCreate(const CmGroup *g, unsigned mask) {
                     k ? "," : "", g->policy->axes[index->axes[k]]);
   if (len < (int)sizeof index->name - 1)
     snprintf(index->name + len, sizeof index->name - len, ")");
+}
+
+/* Returns whether the mapped arrays of a subspace index over `n` points are
+ * safe to use: every set number, member and set range in range. */
+static bool setArraysValid(const CmIndexSection *s, size_t n) {
+  uint64_t numSets = 0;
+  if (s[kSetCount].count == 1)
+    memcpy(&numSets, s[kSetCount].data, sizeof numSets);
+  if (s[kSetCount].count != 1 || numSets == 0 || numSets > n ||
+      s[kSetOf].count != n || s[kSetMembers].count != n ||
+      s[kSetStart].count != numSets + 1 ||
+      !cmIndexSlotsValid(s[kSetSlots].data, s[kSetSlots].count, numSets, n))
+    return false;
+  const uint32_t *setOf = s[kSetOf].data, *members = s[kSetMembers].data;
+  const uint64_t *start = s[kSetStart].data;
+  for (size_t p = 0; p < n; p++)
+    if (setOf[p] >= numSets || members[p] >= n)
+      return false;
+  for (size_t i = 0; i < numSets; i++)
+    if (start[i] > start[i + 1])
+      return false;
+  return start[0] == 0 && start[numSets] == n;
+}
+
+/* Returns the index of `g` for `mask` from its cache entry, or NULL when
+ * there is no sound one (a corrupt one is noted). */
+static CmSubspaceIndex *subspaceIndexFromEntry(const CmGroup *g,
+                                               unsigned mask) {
+  CmIndexEntry e;
+  if (!cmIndexEntryOpen(g->cacheKey, CM_INDEX_SUBSPACE, mask, kSetSections,
+                        kSetSizes, &e))
+    return NULL;
+  const CmIndexSection *s = e.sections;
+  if (!setArraysValid(s, g->numPoints)) {
+    cmIndexEntryReject(&e, "a subspace index out of range");
+    return NULL;
+  }
+  CmSubspaceIndex *index = calloc(1, sizeof *index);
+  size_t numSets = s[kSetStart].count - 1;
+  CmSubspaceSet *sets = index ? calloc(numSets + 1, sizeof *sets) : NULL;
+  if (!sets) {
+    free(index);
+    cmIndexMapRelease(e.map, e.mapSize);
+    return NULL;
+  }
+  nameIndex(g, mask, index);
+  const uint64_t *start = s[kSetStart].data;
+  index->setOf = (uint32_t *)s[kSetOf].data; /* read-only map */
+  index->members = (uint32_t *)s[kSetMembers].data;
+  for (size_t i = 0; i < numSets; i++) {
+    sets[i].points = index->members + start[i];
+    sets[i].count = start[i + 1] - start[i];
+  }
+  index->sets = sets;
+  index->numSets = numSets;
+  cmTupleHashInitBorrowed(&index->byOthers, s[kSetSlots].data,
+                          s[kSetSlots].count, numSets, g->x, g->dim, mask);
+  index->map = e.map;
+  index->mapSize = e.mapSize;
+  return index;
+}
+
+/* Writes `index` of `g` to its cache entry. */
+static void storeSubspaceIndex(const CmGroup *g, const CmSubspaceIndex *index) {
+  uint64_t numSets = index->numSets;
+  uint64_t *start = malloc((numSets + 1) * sizeof *start);
+  if (!start)
+    return; /* the next process builds it */
+  for (size_t i = 0; i < numSets; i++)
+    start[i] = (uint64_t)(index->sets[i].points - index->members);
+  start[numSets] = g->numPoints;
+  CmIndexSection s[kSetSections] = {
+      {&numSets, 1, sizeof numSets},
+      {index->setOf, g->numPoints, sizeof *index->setOf},
+      {index->members, g->numPoints, sizeof *index->members},
+      {start, numSets + 1, sizeof *start},
+      {index->byOthers.slots, index->byOthers.mask + 1, sizeof(uint32_t)}};
+  cmIndexEntryStore(g->cacheKey, CM_INDEX_SUBSPACE, index->mask, s,
+                    kSetSections);
+  free(start);
+}
+
+static CmSubspaceIndex *subspaceIndexCreate(const CmGroup *g, unsigned mask) {
+  size_t n = g->numPoints;
+  CmSubspaceIndex *index = calloc(1, sizeof *index);
+  if (!index)
+    return NULL;
+  nameIndex(g, mask, index);
   index->setOf = malloc((n + 1) * sizeof *index->setOf);
   index->members = malloc((n + 1) * sizeof *index->members);
   size_t *start = calloc(n + 2, sizeof *start);
@@ -111,7 +211,9 @@ const CmSubspaceIndex *cmGroupGetSubspaceIndex(CmGroup *g, unsigned mask) {
   pthread_mutex_lock(&g->lock);
   index = atomic_load_explicit(&g->subspaces[mask], memory_order_relaxed);
   if (!index) {
-    index = subspaceIndexCreate(g, mask);
+    index = g->cacheKey ? subspaceIndexFromEntry(g, mask) : NULL;
+    if (!index && (index = subspaceIndexCreate(g, mask)) && g->cacheKey)
+      storeSubspaceIndex(g, index);
     atomic_store_explicit(&g->subspaces[mask], index, memory_order_release);
   }
   pthread_mutex_unlock(&g->lock);

@@ -6,6 +6,7 @@
  *===----------------------------------------------------------------------===*/
 #include "tuple_hash.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,7 +55,20 @@ bool cmTupleHashInit(CmTupleHash *hash, size_t capacity, const double *x,
   hash->dim = dim;
   hash->skipMask = skipMask;
   hash->count = 0;
+  hash->borrowed = false;
   return hash->slots != NULL;
+}
+
+void cmTupleHashInitBorrowed(CmTupleHash *hash, const uint32_t *slots,
+                             size_t numSlots, size_t count, const double *x,
+                             int dim, unsigned skipMask) {
+  hash->slots = (uint32_t *)slots; /* never written: borrowed is set */
+  hash->mask = numSlots - 1;
+  hash->x = x;
+  hash->dim = dim;
+  hash->skipMask = skipMask;
+  hash->count = count;
+  hash->borrowed = true;
 }
 
 /* Doubles the slots and places every stored key again (keys are distinct:
@@ -82,11 +96,13 @@ static bool grow(CmTupleHash *hash) {
 }
 
 void cmTupleHashFree(CmTupleHash *hash) {
-  free(hash->slots);
+  if (!hash->borrowed)
+    free(hash->slots);
   hash->slots = NULL;
 }
 
 uint32_t cmTupleHashInsert(CmTupleHash *hash, uint32_t index) {
+  assert(!hash->borrowed);
   const double *key = hash->x + (size_t)index * hash->dim;
   size_t slot = hashTuple(key, hash->dim, hash->skipMask) & hash->mask;
   for (;; slot = (slot + 1) & hash->mask) {

@@ -20,6 +20,7 @@ typedef struct {
   int dim;           /* values per point                        */
   unsigned skipMask; /* axes left out of the key                */
   size_t count;      /* keys stored                             */
+  bool borrowed;     /* slots live in a mapped cache entry      */
 } CmTupleHash;
 
 /* What cmTupleHashInsert returns when growing the slots ran out of memory. */
@@ -30,6 +31,13 @@ typedef struct {
 /// out of memory.
 bool cmTupleHashInit(CmTupleHash *hash, size_t capacity, const double *x,
                      int dim, unsigned skipMask);
+
+/// Initialises `hash` over `x` on `numSlots` borrowed `slots` holding
+/// `count` keys (a mapped index entry, checked by cmIndexSlotsValid); the
+/// hash only reads them, never grows and never frees them.
+void cmTupleHashInitBorrowed(CmTupleHash *hash, const uint32_t *slots,
+                             size_t numSlots, size_t count, const double *x,
+                             int dim, unsigned skipMask);
 
 /// Frees the slots of `hash`; a zeroed hash is a no-op.
 void cmTupleHashFree(CmTupleHash *hash);
