@@ -9,6 +9,7 @@
 #include "cache_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -96,6 +97,18 @@ bool cmCacheWriteFile(const char *path, const CmCacheChunk *chunks,
     return false;
   }
   return true;
+}
+
+int cmCacheOpenEntry(const char *path, struct stat *st) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return -1; /* not built yet */
+  if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+    close(fd);
+    cmCacheNoteCorrupt(path, "not a regular file");
+    return -1;
+  }
+  return fd;
 }
 
 void cmCacheNoteCorrupt(const char *path, const char *why) {

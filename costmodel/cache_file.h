@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "latency/costmodel.h"
 
@@ -41,6 +42,13 @@ typedef struct {
 /// a missing entry only costs the next process time.
 bool cmCacheWriteFile(const char *path, const CmCacheChunk *chunks,
                       size_t numChunks);
+
+/// Opens the entry at `path` for reading and fills `*st`; returns the
+/// descriptor, or -1 when there is none. Never blocks (O_NONBLOCK: a FIFO
+/// named like an entry would wait for a writer forever) and takes regular
+/// files only; anything else is noted as corrupt and is not an entry. The
+/// caller closes the descriptor.
+int cmCacheOpenEntry(const char *path, struct stat *st);
 
 /// Keeps the note "cache entry PATH is corrupt (WHY); rebuilt" for
 /// cmCacheTakeNotes (latency/costmodel.h); thread-safe.

@@ -42,12 +42,16 @@ bool cmGemmTilesShape(CmProfile profile, const char *kernel, const char *dtype,
   double peak = cmRooflinePeak(profile, dtype);
   double bandwidth = cmProfileGetDeviceNumber(profile, "mem_bw", NAN);
   double size = dtype ? cmDtypeGetSize(dtype) : 0;
-  if (!(m > 0 && n > 0 && k > 0 && sms >= 1 && peak > 0 && bandwidth > 0))
+  /* isfinite: an infinite size or device number would make waves x time
+   * inf x 0 = NaN below; such a kernel keeps the plain roofline. */
+  if (!(m > 0 && n > 0 && k > 0 && sms >= 1 && peak > 0 && bandwidth > 0) ||
+      !isfinite(m * n * k * sms * peak * bandwidth) ||
+      (isfinite(batch) && batch <= 0))
     return false;
   *gemm = (CmRooflineGemm){m,
                            n,
                            k,
-                           batch >= 1 ? batch : 1,
+                           batch >= 1 && isfinite(batch) ? batch : 1,
                            sms,
                            sms / peak * 1e6,
                            (size > 0 ? size : 4) * sms / bandwidth * 1e6,
@@ -80,6 +84,8 @@ double cmGemmTilesOverlap(double computeUs, double memoryUs) {
   double larger = fmax(computeUs, memoryUs);
   if (!(larger > 0))
     return 0;
+  if (isinf(larger)) /* inf / inf would be NaN */
+    return larger;
   return larger * pow(pow(computeUs / larger, kOverlap) +
                           pow(memoryUs / larger, kOverlap),
                       1 / kOverlap);

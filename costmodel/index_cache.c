@@ -74,6 +74,25 @@ static bool entryPath(uint64_t key, CmIndexKind kind, unsigned param,
   return n > 0 && (size_t)n < size;
 }
 
+/* Why header `h` of a file of `size` bytes is not the entry the caller
+ * expects, or NULL. */
+static const char *headerProblem(const IndexHeader *h, size_t size,
+                                 uint64_t key, CmIndexKind kind, unsigned param,
+                                 int numSections) {
+  if (size < sizeof *h)
+    return "truncated header";
+  if (memcmp(h->magic, kMagic, sizeof kMagic))
+    return "bad magic";
+  if (h->version != kIndexVersion)
+    return "unknown version";
+  if (h->key != key || h->kind != (uint32_t)kind || h->param != param ||
+      h->numSections != (uint32_t)numSections)
+    return "another group's key";
+  if (h->payloadSize != size - sizeof *h)
+    return "truncated or wrong size";
+  return NULL;
+}
+
 /* Checks the mapped file against what the caller expects and fills the
  * sections; returns why it is unusable, or NULL. */
 static const char *checkFile(const unsigned char *file, size_t size,
@@ -84,15 +103,9 @@ static const char *checkFile(const unsigned char *file, size_t size,
   if (size < sizeof h)
     return "truncated header";
   memcpy(&h, file, sizeof h);
-  if (memcmp(h.magic, kMagic, sizeof kMagic))
-    return "bad magic";
-  if (h.version != kIndexVersion)
-    return "unknown version";
-  if (h.key != key || h.kind != (uint32_t)kind || h.param != param ||
-      h.numSections != (uint32_t)numSections)
-    return "another group's key";
-  if (h.payloadSize != size - sizeof h)
-    return "truncated or wrong size";
+  const char *why = headerProblem(&h, size, key, kind, param, numSections);
+  if (why)
+    return why;
   uint64_t left = h.payloadSize, table = numSections * sizeof(SectionRecord);
   if (left < table)
     return "truncated section table";
@@ -123,21 +136,28 @@ bool cmIndexEntryOpen(uint64_t key, CmIndexKind kind, unsigned param,
   if (numSections > kCmIndexMaxSections ||
       !entryPath(key, kind, param, entry->path, sizeof entry->path))
     return false;
-  int fd = open(entry->path, O_RDONLY);
-  if (fd < 0)
-    return false; /* not built yet */
   struct stat st;
+  int fd = cmCacheOpenEntry(entry->path, &st);
+  if (fd < 0)
+    return false; /* not built yet, or not a file */
+  /* The header first, so a file of the wrong size is never read whole
+   * (MAP_POPULATE reads everything it maps). */
+  IndexHeader h;
+  const char *why = pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h
+                        ? "truncated header"
+                        : headerProblem(&h, (size_t)st.st_size, key, kind,
+                                        param, numSections);
   void *map = MAP_FAILED;
-  if (fstat(fd, &st) == 0 && st.st_size > 0)
+  if (!why)
     map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
                fd, 0);
   close(fd);
-  if (map == MAP_FAILED) {
-    cmCacheNoteCorrupt(entry->path, "empty file");
+  if (why || map == MAP_FAILED) {
+    cmCacheNoteCorrupt(entry->path, why ? why : "cannot be mapped");
     return false;
   }
-  const char *why = checkFile(map, (size_t)st.st_size, key, kind, param,
-                              numSections, elemSizes, entry->sections);
+  why = checkFile(map, (size_t)st.st_size, key, kind, param, numSections,
+                  elemSizes, entry->sections);
   if (why) {
     munmap(map, (size_t)st.st_size);
     cmCacheNoteCorrupt(entry->path, why);

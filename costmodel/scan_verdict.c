@@ -8,6 +8,7 @@
  *===----------------------------------------------------------------------===*/
 #include "scan_verdict.h"
 
+#include "dtype.h"
 #include "table_scan.h"
 
 #include <fcntl.h>
@@ -18,7 +19,7 @@
 
 /* Bump when the scan would give another verdict for the same bytes and
  * needs (needles, aliases) or the layout changes. */
-enum { kVerdictVersion = 1 };
+enum { kVerdictVersion = 1, kMaxAliases = 16 };
 static const char kMagic[8] = {'M', 'L', 'L', 'A', 'T', 'S', 'C', 'N'};
 
 typedef struct {
@@ -36,13 +37,22 @@ static uint64_t hashText(const char *text, uint64_t h) {
   return cmCacheHash(text, strlen(text) + 1, h);
 }
 
-/* A hash of everything the scan searches for, in order. */
+/* A hash of everything the scan searches for, in order: each dtype with
+ * the aliases the scan also accepts for it (dtype.c), so a verdict kept
+ * before an alias was added is not trusted after. */
 static uint64_t needsHashOf(const CmTableNeed *needs, size_t numNeeds) {
   uint64_t h = cmCacheHash(&numNeeds, sizeof numNeeds, kVerdictVersion);
   for (size_t i = 0; i < numNeeds; i++) {
     h = hashText(needs[i].kernel, h);
-    for (int d = 0; d < needs[i].numDtypes; d++)
+    for (int d = 0; d < needs[i].numDtypes; d++) {
       h = hashText(needs[i].dtypes[d], h);
+      const char *aliases[kMaxAliases];
+      size_t numAliases =
+          cmDtypeAliasesOf(needs[i].dtypes[d], aliases, kMaxAliases);
+      for (size_t a = 0; a < numAliases; a++)
+        h = hashText(aliases[a], h);
+      h = hashText("\x1f", h); /* dtype end */
+    }
     h = hashText("\x1d", h); /* need end */
   }
   return h;
@@ -69,9 +79,10 @@ static bool verdictPath(const CmTableSnapshotKey *key, uint64_t needsHash,
  * is none that matches (a corrupt one is noted). */
 static bool readVerdict(const char *path, const CmTableSnapshotKey *key,
                         uint64_t needsHash, bool *mayAnswer) {
-  int fd = open(path, O_RDONLY);
+  struct stat st;
+  int fd = cmCacheOpenEntry(path, &st);
   if (fd < 0)
-    return false; /* not scanned yet */
+    return false; /* not scanned yet, or not a file */
   Verdict v[2];   /* room for one byte more: a longer file is wrong */
   ssize_t n = read(fd, v, sizeof v);
   close(fd);

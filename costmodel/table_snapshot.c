@@ -215,12 +215,12 @@ CmStatus cmTableSnapshotLoad(struct CmProfileImpl *profile,
                              const CmTableSnapshotKey *key, bool *loaded,
                              CmError *err) {
   *loaded = false;
-  int fd = open(key->path, O_RDONLY);
-  if (fd < 0)
-    return CM_OK; /* no snapshot yet */
   struct stat st;
+  int fd = cmCacheOpenEntry(key->path, &st);
+  if (fd < 0)
+    return CM_OK; /* no snapshot yet, or not a file */
   void *map = MAP_FAILED;
-  if (fstat(fd, &st) == 0 && st.st_size > 0)
+  if (st.st_size > 0)
     map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
   close(fd);
   size_t size = map == MAP_FAILED ? 0 : (size_t)st.st_size;

@@ -83,9 +83,10 @@ bool cmTableStatLookup(const char *dir, const struct stat *st,
   stampsOf(st, stamps);
   if (!linkPath(dir, stamps, path, sizeof path))
     return false;
-  int fd = open(path, O_RDONLY);
+  struct stat linkSt;
+  int fd = cmCacheOpenEntry(path, &linkSt);
   if (fd < 0)
-    return false;   /* no link yet */
+    return false;   /* no link yet, or not a file */
   StatLink link[2]; /* room for one byte more: a longer file is wrong */
   ssize_t n = read(fd, link, sizeof link);
   close(fd);

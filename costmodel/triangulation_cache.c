@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum { kCacheVersion = 3, kMaxCells = 64 };
 static const char kMagic[8] = {'M', 'L', 'L', 'A', 'T', 'T', 'R', 'I'};
@@ -159,18 +160,21 @@ static const char *readPayload(FILE *f, const EntryHeader *h, const Sections *s,
  * (keeping a note when it is corrupt rather than merely absent). */
 static CmTriangulation *readEntry(const char *path, const double *points,
                                   size_t numPoints, int dim) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
   struct stat st;
+  int fd = cmCacheOpenEntry(path, &st);
+  FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+  if (!f) {
+    if (fd >= 0)
+      close(fd);
+    return NULL;
+  }
   EntryHeader h;
   Sections sections;
   Payload p = {0};
   const char *why = NULL;
   bool ok = false;
   CmTriangulation *t = NULL;
-  if (fstat(fileno(f), &st) != 0 || (size_t)st.st_size < sizeof h ||
-      fread(&h, sizeof h, 1, f) != 1)
+  if ((size_t)st.st_size < sizeof h || fread(&h, sizeof h, 1, f) != 1)
     why = "truncated header";
   else if (!(why = checkHeader(&h, (size_t)st.st_size, numPoints, dim,
                                &sections)))

@@ -18,6 +18,9 @@ static uint64_t bitsOf(double v) {
   return bits;
 }
 
+/* The slots this hash picks are stored in the on-disk index cache
+ * (index_cache.c) and only range-checked when read back: a change here, or
+ * in how slots are probed, must bump kIndexVersion there. */
 static uint64_t hashTuple(const double *t, int dim, unsigned skipMask) {
   uint64_t h = 0x9e3779b97f4a7c15ull;
   for (int i = 0; i < dim; i++) {

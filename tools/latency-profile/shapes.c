@@ -75,6 +75,8 @@ static const char *unmeasurable(const LatKernel *k, const LpShape *shape) {
 static bool grow(LpShapeSet *set) {
   if (set->count < set->capacity)
     return true;
+  /* small at first so that short runs (lit profile/sweep.test) grow the set
+   * too: nothing may keep a pointer into it across an add */
   size_t capacity = set->capacity ? 2 * set->capacity : 4;
   LpShape *items = realloc(set->items, capacity * sizeof *items);
   if (!items)

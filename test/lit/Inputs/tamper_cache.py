@@ -4,9 +4,11 @@ the middle of each file, `truncate` cuts each file in half. KIND is `tri`
 links), `idx` (sealed groups and their indexes) or `scan` (scan verdicts).
 `forge` (idx only) points the first filled hash slot of each entry past the
 last point and recomputes the checksum, as a file that passes every check
-but its structure's would. Prints how many entries it damaged.
+but its structure's would. `fifo` puts a named pipe in each entry's place
+(a reader that opened it blocking would wait forever). Prints how many
+entries it damaged.
 
-    tamper_cache.py DIR flip|truncate|forge [tri|tab|stat|idx|scan]"""
+    tamper_cache.py DIR flip|truncate|forge|fifo [tri|tab|stat|idx|scan]"""
 import glob
 import os
 import struct
@@ -74,6 +76,10 @@ for path in entries:
     size = os.path.getsize(path)
     if how == "forge":
         forge_index(path)
+        continue
+    if how == "fifo":
+        os.remove(path)
+        os.mkfifo(path)
         continue
     with open(path, "r+b") as f:
         if how == "flip":
