@@ -6,8 +6,8 @@
  * the exact index is built. Line and subspace indexes are built on the first
  * query that needs them. For a large group the seal and each index come
  * from the on-disk cache when it has them (index_cache.h), mapped in place.
- *Each lazy step runs once under the group's lock and is published with a
- *release store, so readers need no lock.
+ * Each lazy step runs once under the group's lock and is published with a
+ * release store, so readers need no lock.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef LATENCY_GROUP_H
