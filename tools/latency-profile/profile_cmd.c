@@ -221,5 +221,8 @@ int lpProfileMain(const LpOptions *o) {
     unlink(learned); /* copied into fusion.csv */
   cmProfileDestroy(rules);
   lpShapeSetFree(&set);
+  if (rows == 0)
+    fprintf(stderr, "latency-profile: no kernel was measured, so the profile "
+                    "has no tables (failures and skips are listed above)\n");
   return rows > 0 ? 0 : 1;
 }
