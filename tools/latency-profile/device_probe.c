@@ -103,6 +103,8 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   out->coldTransposeNsPerByte = -1;
   snprintf(out->dtypes[out->numDtypes++], sizeof out->dtypes[0], "f32");
   for (int i = 0; i < numDtypes && out->numDtypes < LP_MAX_DTYPES; i++) {
+    /* a name too long to keep (none of MLIR's float types is) is not
+     * probed: its kernels' roofline uses f32's peak (calibrate.c) */
     bool seen =
         !isFloat(dtypes[i]) || strlen(dtypes[i]) >= sizeof out->dtypes[0];
     for (int j = 0; j < out->numDtypes && !seen; j++)
