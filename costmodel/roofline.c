@@ -68,23 +68,26 @@ static double waveCost(CmProfile profile, const char *kernel, const char *dtype,
   return sms >= 1 && tiles > 0 && wave > 0 ? wave * ceil(tiles / sms) : 0;
 }
 
-/* The GEMM tile model's compute time, or NAN when it does not apply. */
+/* The GEMM tile model's compute time under the efficiencies the caller
+ * looked up, or NAN when it does not apply. The kind of kernel is checked
+ * (cmGemmTilesShape) before the tile keys are looked up: most roofline
+ * answers are no GEMM. */
 static double tileCompute(CmProfile profile, const char *kernel,
-                          const char *dtype, CmValueFn value,
+                          const char *dtype, double computeEff,
+                          double memoryEff, CmValueFn value,
                           const void *context) {
+  CmRooflineGemm gemm;
+  if (!kernel || !(computeEff > 0) || !(memoryEff > 0) ||
+      !cmGemmTilesShape(profile, kernel, dtype, value, context, &gemm))
+    return NAN;
   CmRooflineParams p = {
-      cmRooflineDeviceNumber(profile, "compute_efficiency", kernel, dtype, 1),
-      cmRooflineDeviceNumber(profile, "memory_efficiency", kernel, dtype, 1),
+      computeEff,
+      memoryEff,
       0,
       cmRooflineDeviceNumber(profile, "wave_us", kernel, dtype, 0),
       cmRooflineDeviceNumber(profile, "tile_bandwidth", kernel, dtype, 0),
       cmRooflineDeviceNumber(profile, "split_k_us", kernel, dtype, 0)};
-  CmRooflineGemm gemm;
-  if (!kernel || !(p.tileBandwidth > 0) || !(p.computeEfficiency > 0) ||
-      !(p.memoryEfficiency > 0) ||
-      !cmGemmTilesShape(profile, kernel, dtype, value, context, &gemm))
-    return NAN;
-  return cmGemmTilesUs(&gemm, &p);
+  return p.tileBandwidth > 0 ? cmGemmTilesUs(&gemm, &p) : NAN;
 }
 
 bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
@@ -98,7 +101,8 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
       cmRooflineDeviceNumber(profile, "compute_efficiency", kernel, dtype, 1);
   double memoryEff =
       cmRooflineDeviceNumber(profile, "memory_efficiency", kernel, dtype, 1);
-  double tiled = tileCompute(profile, kernel, dtype, value, context);
+  double tiled = tileCompute(profile, kernel, dtype, computeEff, memoryEff,
+                             value, context);
   double launch =
       cmRooflineDeviceNumber(profile, "launch_us", kernel, dtype, 0) +
       (isnan(tiled) ? waveCost(profile, kernel, dtype, value, context) : 0);
