@@ -68,23 +68,43 @@ static double logSpaced(double lo, double hi, int i, int count) {
   return lo * pow(hi / lo, i / (double)(count - 1));
 }
 
-/* The best plain grid point on a subsample, or `start` when none beats it. */
-static CmRooflineParams coarseGrid(const CmRooflineSample *samples, size_t n,
-                                   CmRooflineParams start, double maxFloor) {
+/* The parameters at index `i` of a four-axis grid whose launch axis spans
+ * 0 .. `maxFloor`. */
+typedef CmRooflineParams (*GridPoint)(const int i[4], double maxFloor);
+
+/* The plain roofline's grid: both efficiencies, launch, wave. */
+static CmRooflineParams plainPoint(const int i[4], double maxFloor) {
+  return (CmRooflineParams){
+      logSpaced(kMinEff, kMaxEff, i[0], kGridEfficiencies),
+      logSpaced(kMinEff, kMaxEff, i[1], kGridEfficiencies),
+      maxFloor * i[2] / (kGridLaunches - 1),
+      i[3] ? 0.1 * maxFloor * ldexp(1, 1 - i[3]) : 0,
+      0,
+      0};
+}
+
+/* The tile model's grid: efficiencies near the peaks (a GEMM reaches a
+ * good share of both), launch, tile bandwidth. */
+static CmRooflineParams tilePoint(const int i[4], double maxFloor) {
+  return (CmRooflineParams){
+      logSpaced(0.3, 1.5, i[0], kTileGrid), logSpaced(0.3, 2, i[1], kTileGrid),
+      maxFloor * i[2] / (kTileGrid - 1),    0,
+      logSpaced(1, 32, i[3], kTileGrid),    0};
+}
+
+/* The first grid point, in index order, with the least error on a
+ * subsample, when it is below `bestError`; else `best`. */
+static CmRooflineParams bestOnGrid(GridPoint point, const int counts[4],
+                                   const CmRooflineSample *samples, size_t n,
+                                   double maxFloor, CmRooflineParams best,
+                                   double bestError) {
   size_t stride = n > kGridSamples ? n / kGridSamples : 1;
-  CmRooflineParams best = start;
-  double bestError = errorStrided(&start, samples, n, stride);
-  for (int c = 0; c < kGridEfficiencies; c++)
-    for (int m = 0; m < kGridEfficiencies; m++)
-      for (int l = 0; l < kGridLaunches; l++)
-        for (int w = 0; w < kGridWaves; w++) {
-          CmRooflineParams p = {
-              logSpaced(kMinEff, kMaxEff, c, kGridEfficiencies),
-              logSpaced(kMinEff, kMaxEff, m, kGridEfficiencies),
-              maxFloor * l / (kGridLaunches - 1),
-              w ? 0.1 * maxFloor * ldexp(1, 1 - w) : 0,
-              0,
-              0};
+  int i[4];
+  for (i[0] = 0; i[0] < counts[0]; i[0]++)
+    for (i[1] = 0; i[1] < counts[1]; i[1]++)
+      for (i[2] = 0; i[2] < counts[2]; i[2]++)
+        for (i[3] = 0; i[3] < counts[3]; i[3]++) {
+          CmRooflineParams p = point(i, maxFloor);
           double error = errorStrided(&p, samples, n, stride);
           if (error < bestError) {
             best = p;
@@ -94,30 +114,22 @@ static CmRooflineParams coarseGrid(const CmRooflineSample *samples, size_t n,
   return best;
 }
 
-/* The best tile-model grid point on a subsample: efficiencies near the
- * peaks (a GEMM reaches a good share of both), launch, tile bandwidth. */
+/* The best plain grid point on a subsample, or `start` when none beats it. */
+static CmRooflineParams coarseGrid(const CmRooflineSample *samples, size_t n,
+                                   CmRooflineParams start, double maxFloor) {
+  static const int counts[4] = {kGridEfficiencies, kGridEfficiencies,
+                                kGridLaunches, kGridWaves};
+  size_t stride = n > kGridSamples ? n / kGridSamples : 1;
+  return bestOnGrid(plainPoint, counts, samples, n, maxFloor, start,
+                    errorStrided(&start, samples, n, stride));
+}
+
+/* The best tile-model grid point on a subsample. */
 static CmRooflineParams tileGrid(const CmRooflineSample *samples, size_t n,
                                  double maxFloor) {
-  size_t stride = n > kGridSamples ? n / kGridSamples : 1;
-  CmRooflineParams best = {1, 1, 0, 0, 1, 0};
-  double bestError = INFINITY;
-  for (int c = 0; c < kTileGrid; c++)
-    for (int m = 0; m < kTileGrid; m++)
-      for (int l = 0; l < kTileGrid; l++)
-        for (int t = 0; t < kTileGrid; t++) {
-          CmRooflineParams p = {logSpaced(0.3, 1.5, c, kTileGrid),
-                                logSpaced(0.3, 2, m, kTileGrid),
-                                maxFloor * l / (kTileGrid - 1),
-                                0,
-                                logSpaced(1, 32, t, kTileGrid),
-                                0};
-          double error = errorStrided(&p, samples, n, stride);
-          if (error < bestError) {
-            best = p;
-            bestError = error;
-          }
-        }
-  return best;
+  static const int counts[4] = {kTileGrid, kTileGrid, kTileGrid, kTileGrid};
+  return bestOnGrid(tilePoint, counts, samples, n, maxFloor,
+                    (CmRooflineParams){1, 1, 0, 0, 1, 0}, INFINITY);
 }
 
 static CmRooflineParams fromVector(const double x[kDims], bool tiled) {
