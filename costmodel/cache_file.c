@@ -111,6 +111,16 @@ int cmCacheOpenEntry(const char *path, struct stat *st) {
   return fd;
 }
 
+bool cmCacheReadEntry(const char *path, void *buffer, size_t size, ssize_t *n) {
+  struct stat st;
+  int fd = cmCacheOpenEntry(path, &st);
+  if (fd < 0)
+    return false;
+  *n = read(fd, buffer, size);
+  close(fd);
+  return true;
+}
+
 void cmCacheNoteCorrupt(const char *path, const char *why) {
   pthread_mutex_lock(&gNoteLock);
   size_t used = strlen(gNotes);

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include "latency/costmodel.h"
 
@@ -49,6 +50,12 @@ bool cmCacheWriteFile(const char *path, const CmCacheChunk *chunks,
 /// files only; anything else is noted as corrupt and is not an entry. The
 /// caller closes the descriptor.
 int cmCacheOpenEntry(const char *path, struct stat *st);
+
+/// Reads at most `size` bytes of the entry at `path` into `buffer`, for
+/// entries that are one small record (callers leave room for more than the
+/// record, so a longer file shows as a wrong size); `*n` is the count read,
+/// -1 on a read error. False when there is no entry (cmCacheOpenEntry).
+bool cmCacheReadEntry(const char *path, void *buffer, size_t size, ssize_t *n);
 
 /// Keeps the note "cache entry PATH is corrupt (WHY); rebuilt" for
 /// cmCacheTakeNotes (latency/costmodel.h); thread-safe.

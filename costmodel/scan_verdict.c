@@ -11,11 +11,9 @@
 #include "dtype.h"
 #include "table_scan.h"
 
-#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Bump when the scan would give another verdict for the same bytes and
  * needs (needles, aliases) or the layout changes. */
@@ -79,13 +77,10 @@ static bool verdictPath(const CmTableSnapshotKey *key, uint64_t needsHash,
  * is none that matches (a corrupt one is noted). */
 static bool readVerdict(const char *path, const CmTableSnapshotKey *key,
                         uint64_t needsHash, bool *mayAnswer) {
-  struct stat st;
-  int fd = cmCacheOpenEntry(path, &st);
-  if (fd < 0)
+  Verdict v[2]; /* room for one byte more: a longer file is wrong */
+  ssize_t n;
+  if (!cmCacheReadEntry(path, v, sizeof v, &n))
     return false; /* not scanned yet, or not a file */
-  Verdict v[2];   /* room for one byte more: a longer file is wrong */
-  ssize_t n = read(fd, v, sizeof v);
-  close(fd);
   const char *why = n != (ssize_t)sizeof v[0]                   ? "wrong size"
                     : memcmp(v[0].magic, kMagic, sizeof kMagic) ? "bad magic"
                     : v[0].version != kVerdictVersion    ? "unknown version"

@@ -17,12 +17,10 @@
 
 #include "cache_file.h"
 
-#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 /* A file changed less than kSettleSeconds ago may change again within the
  * same stamp (the kernel's clock tick; whole seconds on some file
@@ -83,13 +81,10 @@ bool cmTableStatLookup(const char *dir, const struct stat *st,
   stampsOf(st, stamps);
   if (!linkPath(dir, stamps, path, sizeof path))
     return false;
-  struct stat linkSt;
-  int fd = cmCacheOpenEntry(path, &linkSt);
-  if (fd < 0)
-    return false;   /* no link yet, or not a file */
   StatLink link[2]; /* room for one byte more: a longer file is wrong */
-  ssize_t n = read(fd, link, sizeof link);
-  close(fd);
+  ssize_t n;
+  if (!cmCacheReadEntry(path, link, sizeof link, &n))
+    return false; /* no link yet, or not a file */
   const char *why = checkLink(&link[0], n);
   if (why) {
     cmCacheNoteCorrupt(path, why);
