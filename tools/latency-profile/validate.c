@@ -17,6 +17,7 @@
 #include "spawn.h"
 #include "timing.h"
 #include "validate.h"
+#include "validate_session.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 
@@ -33,11 +34,7 @@
 
 typedef struct {
   const LpOptions *o;
-  char pipeline[4096]; /* the profile's pipeline (name or passes) */
-  char plugin[4200];   /* LatencyPlugin.so beside this binary     */
-  char work[64];       /* scratch directory                       */
-  CmProfile rules;     /* the profile's fusion rules, for detection */
-  LpHost host;
+  LpValidateSession session;
   LpShapeSet shapes; /* kernels of every model, shared            */
 } Validation;
 
@@ -144,7 +141,7 @@ static void readKernel(const LatGraph *g, int k, LpValidatedKernel *out) {
  * shapes to v->shapes (cut-outs under the scratch directory). */
 static bool readPrediction(Validation *v, const char *annotated,
                            LpValidatedModel *m, char *err, size_t size) {
-  MlirModule module = lpHostParseFile(&v->host, annotated, err, size);
+  MlirModule module = lpHostParseFile(&v->session.host, annotated, err, size);
   if (mlirModuleIsNull(module))
     return false;
   MlirOperation func = lpFindFunction(module, v->o->entry);
@@ -153,8 +150,9 @@ static bool readPrediction(Validation *v, const char *annotated,
   if (!ok)
     snprintf(err, size, "no function %s with a body",
              v->o->entry ? v->o->entry : "");
-  ok = ok && lpDetectKernels(func, v->rules,
-                             lpPipelineResolve(v->pipeline).passes, &graph);
+  ok = ok &&
+       lpDetectKernels(func, v->session.rules,
+                       lpPipelineResolve(v->session.pipeline).passes, &graph);
   if (ok) {
     MlirAttribute total = mlirOperationGetDiscardableAttributeByName(
         func, mlirStringRefCreateFromCString("latency.total_us"));
@@ -164,8 +162,9 @@ static bool readPrediction(Validation *v, const char *annotated,
     m->kernels = calloc(graph.numKernels + 1, sizeof *m->kernels);
     for (size_t k = 0; m->kernels && k < graph.numKernels; k++) {
       readKernel(&graph, (int)k, &m->kernels[k]);
-      m->kernels[k].shape = lpShapeSetAdd(&v->shapes, &v->host, &graph, (int)k,
-                                          lpBaseName(m->path), v->work);
+      m->kernels[k].shape =
+          lpShapeSetAdd(&v->shapes, &v->session.host, &graph, (int)k,
+                        lpBaseName(m->path), v->session.work);
     }
     m->numKernels = m->kernels ? graph.numKernels : 0;
     latGraphFree(&graph);
@@ -177,21 +176,21 @@ static bool readPrediction(Validation *v, const char *annotated,
 /* Predicts, reads back and measures one whole model. */
 static void validateModel(Validation *v, size_t index, LpValidatedModel *m) {
   char annotated[200], log[200];
-  snprintf(annotated, sizeof annotated, "%s/annotated-%zu.mlir", v->work,
-           index);
-  snprintf(log, sizeof log, "%s/predict.log", v->work);
+  snprintf(annotated, sizeof annotated, "%s/annotated-%zu.mlir",
+           v->session.work, index);
+  snprintf(log, sizeof log, "%s/predict.log", v->session.work);
   printf("%s: predicting and measuring the whole model\n", lpBaseName(m->path));
   fflush(stdout);
-  if (!lpPredictWithPass(v->plugin, v->o->profileDir, v->o->timeout, m->path,
-                         annotated, log, m->error, sizeof m->error) ||
+  if (!lpPredictWithPass(v->session.plugin, v->o->profileDir, v->o->timeout,
+                         m->path, annotated, log, m->error, sizeof m->error) ||
       !readPrediction(v, annotated, m, m->error, sizeof m->error))
     return;
   unlink(annotated);
   LpMeasureConfig config;
   lpKernelConfig(&config, v->o, 1);
-  config.pipeline = v->pipeline;
+  config.pipeline = v->session.pipeline;
   config.maxSeconds = v->o->budget > 0 ? v->o->budget / 4 : 10;
-  snprintf(log, sizeof log, "%s/model-%zu.log", v->work, index);
+  snprintf(log, sizeof log, "%s/model-%zu.log", v->session.work, index);
   lpMeasureFile(&config, m->path, v->o->entry, NULL, log, &m->whole);
   if (!m->whole.ok)
     snprintf(m->error, sizeof m->error, "%s", m->whole.error);
@@ -202,45 +201,11 @@ static void validateModel(Validation *v, size_t index, LpValidatedModel *m) {
 static bool setUp(Validation *v, const LpOptions *o) {
   memset(v, 0, sizeof *v);
   v->o = o;
-  CmError e;
-  char dir[4096];
-  if (!lpFindPlugin(v->plugin, sizeof v->plugin)) {
-    fprintf(stderr, "latency-profile: LatencyPlugin.so not found at %s\n",
-            v->plugin);
-    return false;
-  }
-  if (!cmProfileFindDir(o->profileDir, dir, sizeof dir, &e) ||
-      cmProfileCreateFromDirWithoutTables(dir, &v->rules, &e) != CM_OK) {
-    fprintf(stderr, "latency-profile: profile: %s\n", e.message);
-    return false;
-  }
-  if (o->pipeline)
-    snprintf(v->pipeline, sizeof v->pipeline, "%s", o->pipeline);
-  else
-    lpProfilePipeline(dir, v->pipeline, sizeof v->pipeline);
-  snprintf(v->work, sizeof v->work, "/tmp/latency-validate-XXXXXX");
-  if (!mkdtemp(v->work)) {
-    fprintf(stderr, "latency-profile: cannot create a scratch directory\n");
-    cmProfileDestroy(v->rules);
-    return false;
-  }
-  lpHostCreate(&v->host);
-  return true;
+  return lpValidateSessionOpen(&v->session, o, "/tmp/latency-validate-XXXXXX");
 }
 
-/* Removes the scratch directory unless something failed in it (its logs
- * and cut-outs are then kept, and named). */
 static void tearDown(Validation *v, bool keep) {
-  if (keep)
-    printf("kept the logs and cut-outs of what failed in %s\n", v->work);
-  else {
-    char command[128];
-    snprintf(command, sizeof command, "rm -rf '%s'", v->work);
-    if (system(command) != 0)
-      fprintf(stderr, "latency-profile: could not remove %s\n", v->work);
-  }
-  lpHostDestroy(&v->host);
-  cmProfileDestroy(v->rules);
+  lpValidateSessionClose(&v->session, keep);
   lpShapeSetFree(&v->shapes);
 }
 
@@ -259,14 +224,14 @@ int lpValidateMain(const LpOptions *o) {
     printf("measuring the %zu distinct kernels in isolation\n", v.shapes.count);
     LpMeasureConfig config;
     lpKernelConfig(&config, o, v.shapes.count);
-    config.pipeline = v.pipeline;
-    lpMeasureShapes(&v.shapes, 0, &config, v.work);
+    config.pipeline = v.session.pipeline;
+    lpMeasureShapes(&v.shapes, 0, &config, v.session.work);
   }
   if (models) {
     lpPrintValidation(models, (size_t)o->numModels, &v.shapes);
     if (o->jsonPath &&
-        !lpWriteValidationJson(o->jsonPath, o->profileDir, v.pipeline, models,
-                               (size_t)o->numModels, &v.shapes)) {
+        !lpWriteValidationJson(o->jsonPath, o->profileDir, v.session.pipeline,
+                               models, (size_t)o->numModels, &v.shapes)) {
       fprintf(stderr, "latency-profile: cannot write %s\n", o->jsonPath);
       failed = true;
     }

@@ -21,6 +21,7 @@
 #include "timing.h"
 #include "validate.h"
 #include "validate_fusion.h"
+#include "validate_session.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 
@@ -31,10 +32,7 @@
 
 typedef struct {
   const LpOptions *o;
-  char plugin[4200], pipeline[4096];
-  char work[64];   /* scratch directory                 */
-  CmProfile rules; /* the profile's rules, for detection */
-  LpHost host;
+  LpValidateSession session;
   LpUnitSet units;
   LpFusionEdge *edges;
   size_t count, capacity;
@@ -76,7 +74,7 @@ static int kernelUnit(Run *r, const LatGraph *g, int k, char *err,
     return r->kernelUnit[k];
   char path[1200];
   lpUnitSetNextPath(&r->units, path, sizeof path);
-  r->kernelUnit[k] = lpCutoutWrite(&r->host, g, k, path, err, size)
+  r->kernelUnit[k] = lpCutoutWrite(&r->session.host, g, k, path, err, size)
                          ? lpUnitSetAdd(&r->units, path, g->kernels[k].type)
                          : -1;
   return r->kernelUnit[k];
@@ -103,7 +101,7 @@ static bool splitUnits(Run *r, LatGraph *g, int k, int cut, LpEdgeUnits *u,
   char a[1200], b[1300];
   lpUnitSetNextPath(&r->units, a, sizeof a);
   snprintf(b, sizeof b, "%s.b.mlir", a);
-  if (!lpCutoutSplit(&r->host, g, k, cut, a, b, err, size))
+  if (!lpCutoutSplit(&r->session.host, g, k, cut, a, b, err, size))
     return false;
   u->producer = lpUnitSetAdd(&r->units, a, g->kernels[k].type);
   u->consumer = lpUnitSetAdd(&r->units, b, lpCutClass(g, cut));
@@ -122,7 +120,7 @@ static bool mergeUnits(Run *r, LatGraph *g, int p, int k, LpEdgeUnits *u,
     return false;
   lpUnitSetNextPath(&r->units, path, sizeof path);
   snprintf(type, sizeof type, "%s+%s", g->kernels[p].type, g->kernels[k].type);
-  if (!lpCutoutMerged(&r->host, g, p, k, path, err, size))
+  if (!lpCutoutMerged(&r->session.host, g, p, k, path, err, size))
     return false;
   u->fused = lpUnitSetAdd(&r->units, path, type);
   return u->fused >= 0;
@@ -209,8 +207,8 @@ static bool kernelEdges(Run *r, LatGraph *g, int k) {
 
 static bool functionEdges(Run *r, MlirOperation func) {
   LatGraph g;
-  if (!lpDetectKernels(func, r->rules, lpPipelineResolve(r->pipeline).passes,
-                       &g))
+  if (!lpDetectKernels(func, r->session.rules,
+                       lpPipelineResolve(r->session.pipeline).passes, &g))
     return false;
   lpFunctionName(func, r->function, sizeof r->function);
   bool ok = (r->kernelUnit = malloc((g.numKernels + 1) * sizeof(int))) != 0;
@@ -230,12 +228,13 @@ static bool modelEdges(Run *r, int index) {
   char annotated[200], log[200], err[1200];
   r->model = r->o->models[index];
   r->modelEdges = 0;
-  snprintf(annotated, sizeof annotated, "%s/annotated-%d.mlir", r->work, index);
-  snprintf(log, sizeof log, "%s/predict-%d.log", r->work, index);
+  snprintf(annotated, sizeof annotated, "%s/annotated-%d.mlir", r->session.work,
+           index);
+  snprintf(log, sizeof log, "%s/predict-%d.log", r->session.work, index);
   MlirModule module = {NULL};
-  if (lpPredictWithPass(r->plugin, r->o->profileDir, r->o->timeout, r->model,
-                        annotated, log, err, sizeof err))
-    module = lpHostParseFile(&r->host, annotated, err, sizeof err);
+  if (lpPredictWithPass(r->session.plugin, r->o->profileDir, r->o->timeout,
+                        r->model, annotated, log, err, sizeof err))
+    module = lpHostParseFile(&r->session.host, annotated, err, sizeof err);
   if (mlirModuleIsNull(module)) {
     printf("%s error: %s\n", lpBaseName(r->model), err);
     return false;
@@ -256,30 +255,10 @@ static bool modelEdges(Run *r, int index) {
 static bool setUp(Run *r, const LpOptions *o) {
   memset(r, 0, sizeof *r);
   r->o = o;
-  CmError e;
-  char dir[4096];
-  if (!lpFindPlugin(r->plugin, sizeof r->plugin)) {
-    fprintf(stderr, "latency-profile: LatencyPlugin.so not found at %s\n",
-            r->plugin);
+  if (!lpValidateSessionOpen(&r->session, o,
+                             "/tmp/latency-validate-fusion-XXXXXX"))
     return false;
-  }
-  if (!cmProfileFindDir(o->profileDir, dir, sizeof dir, &e) ||
-      cmProfileCreateFromDirWithoutTables(dir, &r->rules, &e) != CM_OK) {
-    fprintf(stderr, "latency-profile: profile: %s\n", e.message);
-    return false;
-  }
-  if (o->pipeline)
-    snprintf(r->pipeline, sizeof r->pipeline, "%s", o->pipeline);
-  else
-    lpProfilePipeline(dir, r->pipeline, sizeof r->pipeline);
-  snprintf(r->work, sizeof r->work, "/tmp/latency-validate-fusion-XXXXXX");
-  if (!mkdtemp(r->work)) {
-    fprintf(stderr, "latency-profile: cannot create a scratch directory\n");
-    cmProfileDestroy(r->rules);
-    return false;
-  }
-  snprintf(r->units.dir, sizeof r->units.dir, "%s", r->work);
-  lpHostCreate(&r->host);
+  snprintf(r->units.dir, sizeof r->units.dir, "%s", r->session.work);
   return true;
 }
 
@@ -288,16 +267,7 @@ static void tearDown(Run *r) {
   bool keep = false;
   for (size_t i = 0; i < r->count; i++)
     keep |= r->edges[i].tried && !r->edges[i].timing.ok;
-  if (keep)
-    printf("kept the logs and cut-outs of what failed in %s\n", r->work);
-  else {
-    char command[128];
-    snprintf(command, sizeof command, "rm -rf '%s'", r->work);
-    if (system(command) != 0)
-      fprintf(stderr, "latency-profile: could not remove %s\n", r->work);
-  }
-  lpHostDestroy(&r->host);
-  cmProfileDestroy(r->rules);
+  lpValidateSessionClose(&r->session, keep);
   lpUnitSetFree(&r->units);
   free(r->edges);
 }
@@ -308,9 +278,9 @@ static void tearDown(Run *r) {
 static void measureEdges(Run *r, double start) {
   LpMeasureConfig config;
   lpKernelConfig(&config, r->o, r->units.count);
-  config.pipeline = r->pipeline;
+  config.pipeline = r->session.pipeline;
   printf("%zu fusion edges, %zu distinct cut-outs; pipeline %s\n", r->count,
-         r->units.count, r->pipeline);
+         r->units.count, r->session.pipeline);
   fflush(stdout);
   bool more = true;
   for (int rank = 0; more; rank++) {
@@ -323,7 +293,7 @@ static void measureEdges(Run *r, double start) {
       if (r->edges[i].tried) /* could not be cut out */
         continue;
       r->edges[i].tried = true;
-      lpMeasureEdge(&r->host, &r->units, &r->edges[i].units, &config,
+      lpMeasureEdge(&r->session.host, &r->units, &r->edges[i].units, &config,
                     &r->edges[i].timing);
     }
   }
@@ -340,8 +310,8 @@ int lpValidateFusionMain(const LpOptions *o) {
   measureEdges(&r, start);
   lpPrintFusionValidation(r.edges, r.count);
   if (o->jsonPath &&
-      !lpWriteFusionValidationJson(o->jsonPath, o->profileDir, r.pipeline,
-                                   r.edges, r.count)) {
+      !lpWriteFusionValidationJson(o->jsonPath, o->profileDir,
+                                   r.session.pipeline, r.edges, r.count)) {
     fprintf(stderr, "latency-profile: cannot write %s\n", o->jsonPath);
     failed = true;
   }
