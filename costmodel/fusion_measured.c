@@ -20,13 +20,9 @@
 
 enum { kProducer, kConsumer, kGain, kColumns };
 
-typedef struct {
-  const char *name;
-  int position[kColumns]; /* column of each field, -1 when absent */
-  bool sawHeader;
-  CmFusionMeasurement *items;
-  size_t count, capacity;
-} Reader;
+typedef CmFusionMeasurementReader Reader;
+_Static_assert(sizeof((Reader *)0)->position / sizeof(int) == kColumns,
+               "one column position per field");
 
 static const char *const kNames[kColumns] = {"producer", "consumer",
                                              "gain_pct"};
@@ -84,9 +80,9 @@ static CmStatus append(Reader *r, const char *producer, const char *consumer,
   return CM_OK;
 }
 
-static CmStatus readRow(void *context, char **fields, size_t n, size_t line,
-                        CmError *err) {
-  Reader *r = context;
+CmStatus cmFusionMeasurementReadRow(void *reader, char **fields, size_t n,
+                                    size_t line, CmError *err) {
+  Reader *r = reader;
   if (!r->sawHeader) {
     readHeader(r, fields, n);
     return CM_OK;
@@ -101,22 +97,6 @@ static CmStatus readRow(void *context, char **fields, size_t n, size_t line,
     return status; /* an error, or a pair not measured */
   return append(r, fields[r->position[kProducer]],
                 fields[r->position[kConsumer]], 1 - gain / 100, err);
-}
-
-CmStatus cmFusionMeasurementsLoad(const char *path, const char *name,
-                                  CmFusionMeasurement **out, size_t *count,
-                                  CmError *err) {
-  Reader r;
-  memset(&r, 0, sizeof r);
-  r.name = name;
-  CmStatus status = cmCsvReadFile(path, name, readRow, &r, err);
-  if (status != CM_OK) {
-    cmFusionMeasurementsFree(r.items, r.count);
-    return status;
-  }
-  *out = r.items;
-  *count = r.count;
-  return CM_OK;
 }
 
 void cmFusionMeasurementsFree(CmFusionMeasurement *items, size_t count) {

@@ -84,8 +84,19 @@ static CmStatus readPair(void *context, char **fields, size_t n, size_t line,
   return CM_OK;
 }
 
+static void pairReaderFree(PairReader *r) {
+  for (size_t i = 0; i < 2 * r->count; i++)
+    free(r->pairs[i]);
+  free(r->pairs);
+  r->pairs = NULL;
+  r->count = 0;
+}
+
+/* Reads the pairs of `path` into `r`, the rows going through `row` with
+ * `context` (readPair with `r` itself, or a reader that calls it). */
 static CmStatus readPairs(const char *path, const char *name, const char *first,
-                          const char *second, const char *filter, PairReader *r,
+                          const char *second, const char *filter,
+                          CmCsvRecordFn row, void *context, PairReader *r,
                           CmError *err) {
   memset(r, 0, sizeof *r);
   r->name = name;
@@ -93,43 +104,58 @@ static CmStatus readPairs(const char *path, const char *name, const char *first,
   r->columns[1] = second;
   r->filter = filter;
   r->keep = "yes";
-  CmStatus status = cmCsvReadFile(path, name, readPair, r, err);
+  CmStatus status = cmCsvReadFile(path, name, row, context, err);
   if (status == CM_OK && !r->sawHeader)
     status =
         cmErrorSet(err, CM_ERR_FORMAT, "%s:1: empty file, no header", name);
-  if (status != CM_OK) {
-    for (size_t i = 0; i < 2 * r->count; i++)
-      free(r->pairs[i]);
-    free(r->pairs);
-    r->pairs = NULL;
-    r->count = 0;
-  }
+  if (status != CM_OK)
+    pairReaderFree(r);
   return status;
 }
 
 /*------------------------------------------------------------ fusion.csv --*/
 
-CmStatus cmFusionRulesLoad(const char *path, const char *name,
-                           CmFusionRule **rules, size_t *numRules,
-                           CmError *err) {
-  PairReader r;
-  CmStatus status =
-      readPairs(path, name, "producer", "consumer", "decision", &r, err);
-  if (status != CM_OK)
+/* A fusion.csv row goes to both readers: a rule, and a measured pair. */
+typedef struct {
+  PairReader rules;
+  CmFusionMeasurementReader measured;
+} FusionReader;
+
+static CmStatus readFusionRow(void *context, char **fields, size_t n,
+                              size_t line, CmError *err) {
+  FusionReader *f = context;
+  CmStatus status = readPair(&f->rules, fields, n, line, err);
+  return status == CM_OK
+             ? cmFusionMeasurementReadRow(&f->measured, fields, n, line, err)
+             : status;
+}
+
+CmStatus cmFusionFileLoad(const char *path, const char *name,
+                          CmFusionRule **rules, size_t *numRules,
+                          CmFusionMeasurement **measured, size_t *numMeasured,
+                          CmError *err) {
+  FusionReader f;
+  memset(&f, 0, sizeof f);
+  f.measured.name = name;
+  CmStatus status = readPairs(path, name, "producer", "consumer", "decision",
+                              readFusionRow, &f, &f.rules, err);
+  *rules = status == CM_OK ? calloc(f.rules.count + 1, sizeof **rules) : NULL;
+  if (status == CM_OK && !*rules) {
+    pairReaderFree(&f.rules);
+    status = cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+  }
+  if (status != CM_OK) {
+    cmFusionMeasurementsFree(f.measured.items, f.measured.count);
     return status;
-  *rules = calloc(r.count + 1, sizeof **rules);
-  if (!*rules) {
-    for (size_t i = 0; i < 2 * r.count; i++)
-      free(r.pairs[i]);
-    free(r.pairs);
-    return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
   }
-  for (size_t i = 0; i < r.count; i++) {
-    (*rules)[i].producer = r.pairs[2 * i];
-    (*rules)[i].consumer = r.pairs[2 * i + 1];
+  for (size_t i = 0; i < f.rules.count; i++) {
+    (*rules)[i].producer = f.rules.pairs[2 * i];
+    (*rules)[i].consumer = f.rules.pairs[2 * i + 1];
   }
-  *numRules = r.count;
-  free(r.pairs);
+  *numRules = f.rules.count;
+  free(f.rules.pairs);
+  *measured = f.measured.items;
+  *numMeasured = f.measured.count;
   return CM_OK;
 }
 
@@ -148,14 +174,13 @@ static CmStatus loadDevice(struct CmProfileImpl *p, CmError *err) {
   PairReader r;
   CmStatus status = cmPathJoin(path, sizeof path, p->dir, "device.csv", err);
   if (status == CM_OK)
-    status = readPairs(path, "device.csv", "key", "value", NULL, &r, err);
+    status = readPairs(path, "device.csv", "key", "value", NULL, readPair, &r,
+                       &r, err);
   if (status != CM_OK)
     return status;
   p->device = calloc(r.count + 1, sizeof *p->device);
   if (!p->device) {
-    for (size_t i = 0; i < 2 * r.count; i++)
-      free(r.pairs[i]);
-    free(r.pairs);
+    pairReaderFree(&r);
     return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
   }
   for (size_t i = 0; i < r.count; i++) {
@@ -221,11 +246,8 @@ static CmStatus createWithoutTables(const char *dir, CmProfile *out,
   if (status == CM_OK)
     status = cmPathJoin(path, sizeof path, dir, "fusion.csv", err);
   if (status == CM_OK)
-    status =
-        cmFusionRulesLoad(path, "fusion.csv", &p->rules, &p->numRules, err);
-  if (status == CM_OK)
-    status = cmFusionMeasurementsLoad(path, "fusion.csv", &p->fusionMeasured,
-                                      &p->numFusionMeasured, err);
+    status = cmFusionFileLoad(path, "fusion.csv", &p->rules, &p->numRules,
+                              &p->fusionMeasured, &p->numFusionMeasured, err);
   if (status == CM_OK)
     status = cmPathJoin(path, sizeof path, dir, "policy.csv", err);
   if (status == CM_OK)
@@ -373,14 +395,10 @@ CmStatus cmProfileLoadFusionRules(CmProfile profile, const char *path,
   CmFusionRule *rules;
   CmFusionMeasurement *measured;
   size_t numRules, numMeasured;
-  CmStatus status = cmFusionRulesLoad(path, path, &rules, &numRules, err);
+  CmStatus status = cmFusionFileLoad(path, path, &rules, &numRules, &measured,
+                                     &numMeasured, err);
   if (status != CM_OK)
     return status;
-  status = cmFusionMeasurementsLoad(path, path, &measured, &numMeasured, err);
-  if (status != CM_OK) {
-    cmFusionRulesFree(rules, numRules);
-    return status;
-  }
   cmFusionRulesFree(profile.ptr->rules, profile.ptr->numRules);
   cmFusionMeasurementsFree(profile.ptr->fusionMeasured,
                            profile.ptr->numFusionMeasured);

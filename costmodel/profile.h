@@ -49,19 +49,31 @@ struct CmProfileImpl {
   bool tablesLoaded;    /* tables read (all, or by kernel)        */
 };
 
-/// Loads fusion rules from `path` into `*rules`/`*numRules` (caller frees
-/// with cmFusionRulesFree); `name` prefixes messages.
-CmStatus cmFusionRulesLoad(const char *path, const char *name,
-                           CmFusionRule **rules, size_t *numRules,
-                           CmError *err);
+/// Reads the fusion.csv at `path` once, into its rules (`*rules` /
+/// `*numRules`: rows whose `decision`, when the column is there, is `yes`)
+/// and its measured pairs (`*measured` / `*numMeasured`: rows with a
+/// `gain_pct`, none when the file lacks the column); the caller frees them
+/// with cmFusionRulesFree and cmFusionMeasurementsFree. `name` prefixes
+/// messages. A gain that is not a number below 100 is an error; an empty
+/// one skips the row. On error nothing is returned.
+CmStatus cmFusionFileLoad(const char *path, const char *name,
+                          CmFusionRule **rules, size_t *numRules,
+                          CmFusionMeasurement **measured, size_t *numMeasured,
+                          CmError *err);
 
-/// Loads the measured pairs of the fusion.csv at `path` (column
-/// `gain_pct`; none when it lacks it) into `*out` / `*count` (caller frees
-/// with cmFusionMeasurementsFree); `name` prefixes errors. A gain that is
-/// not a number below 100 is an error; an empty one skips the row.
-CmStatus cmFusionMeasurementsLoad(const char *path, const char *name,
-                                  CmFusionMeasurement **out, size_t *count,
-                                  CmError *err);
+/// Reads fusion.csv's measured pairs row by row (fusion_measured.c), for
+/// the reader of the whole file (cmFusionFileLoad).
+typedef struct {
+  const char *name;
+  int position[3]; /* producer, consumer, gain_pct: column, -1 absent */
+  bool sawHeader;
+  CmFusionMeasurement *items;
+  size_t count, capacity;
+} CmFusionMeasurementReader;
+
+/// Takes one row (the first is the header) into `reader`; a CmCsvRecordFn.
+CmStatus cmFusionMeasurementReadRow(void *reader, char **fields, size_t n,
+                                    size_t line, CmError *err);
 
 /// Frees `count` measured pairs and the array.
 void cmFusionMeasurementsFree(CmFusionMeasurement *items, size_t count);
