@@ -214,22 +214,29 @@ CmStatus cmPreparedEstimate(const CmPrepared *prep, const double *axes,
  * window (kh x kw), through the same exact -> 1D -> 2D -> 3D path of the
  * matmul tables. True, with `out` filled and `mapping` set, when the
  * tables answered (measured, interpolated or transferred); false leaves the
- * conv to its own roofline, with the reason. device.csv `implicit_gemm,0` turns
- * it off. */
+ * conv to its own roofline, with the reason (depthwise and grouped convs
+ * too: issue 13 asks the details to say why they are not mapped). device.csv
+ * `implicit_gemm,0` turns it off. */
 static bool estimateImplicitGemm(CmProfile profile, const CmQuery *query,
                                  const CmOptions *options, CmEstimate *out) {
-  if (!cmKernelIs(query->kernel, "conv2d") ||
+  bool depthwise = cmKernelIs(query->kernel, "depthwise_conv2d");
+  if (!(depthwise || cmKernelIs(query->kernel, "conv2d")) ||
       cmProfileGetDeviceNumber(profile, "implicit_gemm", 1) == 0)
     return false;
+  const char *groups = cmQueryFindField(query, "groups");
+  double g;
+  if (depthwise || (groups && (!cmParseNumber(groups, &g) || g != 1))) {
+    cmEstimateAddReason(out,
+                        "%s conv: no implicit GEMM (it is one thin GEMM per "
+                        "group, which a GEMM table does not time)",
+                        depthwise ? "depthwise" : "grouped");
+    return false;
+  }
   static const char *const names[] = {"batch", "hw", "cin", "cout", "window"};
   double v[5];
   for (int i = 0; i < 5; i++)
     if (!cmParseNumber(cmQueryFindField(query, names[i]), &v[i]) || !(v[i] > 0))
       return false;
-  const char *groups = cmQueryFindField(query, "groups");
-  double g;
-  if (groups && (!cmParseNumber(groups, &g) || g != 1))
-    return false;
   char text[3][32];
   snprintf(text[0], sizeof text[0], "%.17g", v[0] * v[1]);
   snprintf(text[1], sizeof text[1], "%.17g", v[3]);
