@@ -7,6 +7,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "answer.h"
+#include "efficiency_slopes.h"
 #include "interpolate.h"
 #include "profile.h"
 #include "query.h"
@@ -41,9 +42,9 @@ static double preparedValue(const void *context, const char *name) {
 }
 
 /* Exact, then interpolation tiers on `g`; true when one answered. */
-static bool estimateFromGroup(CmGroup *g, const double *q, const double *tq,
-                              bool complete, const CmOptions *options,
-                              CmEstimate *out) {
+static bool estimateFromGroup(CmProfile profile, CmGroup *g, const double *q,
+                              const double *tq, bool complete,
+                              const CmOptions *options, CmEstimate *out) {
   out->counts.raw = g->numRows + g->numDropped;
   out->counts.dropped = g->numDropped;
   out->counts.aggregated = g->numAggregated;
@@ -74,7 +75,10 @@ static bool estimateFromGroup(CmGroup *g, const double *q, const double *tq,
   if (cmInterpolate1D(g, q, tq, out))
     return true;
   cmEstimateAddReasonText(out, "1D: no line brackets the query", "");
-  return cmInterpolateND(g, 2, q, tq, out) || cmInterpolateND(g, 3, q, tq, out);
+  double maxSpan =
+      cmProfileGetDeviceNumber(profile, "max_simplex_span", INFINITY);
+  return cmInterpolateND(g, 2, q, tq, maxSpan, out) ||
+         cmInterpolateND(g, 3, q, tq, maxSpan, out);
 }
 
 /* Transferred tables (device.csv `transferred_from`, written by
@@ -184,8 +188,8 @@ static CmStatus estimatePrepared(const CmPrepared *prep, const double *axes,
       }
       tq[a] = cmTransformApply(policy->transforms[a], q[a]);
     }
-    if (prep->group &&
-        estimateFromGroup(prep->group, q, tq, complete, options, out)) {
+    if (prep->group && estimateFromGroup(prep->profile, prep->group, q, tq,
+                                         complete, options, out)) {
       if (prep->transferredFrom)
         markTransferred(prep, out);
       return CM_OK;
@@ -196,7 +200,9 @@ static CmStatus estimatePrepared(const CmPrepared *prep, const double *axes,
   }
   cmRoofline(prep->profile, policy ? policy->kernel : NULL,
              prep->dtype[0] ? prep->dtype : NULL, flops, bytes,
-             policy ? preparedValue : NULL, &values, out);
+             policy ? preparedValue : NULL, &values,
+             cmEfficiencyScale(prep->profile, policy, preparedValue, &values),
+             out);
   return CM_OK;
 }
 

@@ -15,9 +15,12 @@
 bool cmInterpolate1D(CmGroup *group, const double *q, const double *tq,
                      CmEstimate *out);
 
-/// The 2D (`dim` = 2) or 3D (`dim` = 3) Delaunay tier at `q` / `tq`.
+/// The 2D (`dim` = 2) or 3D (`dim` = 3) Delaunay tier at `q` / `tq`. A
+/// simplex whose corners span more than `maxSpan` (largest / smallest raw
+/// value, on any of its axes) does not answer: device.csv
+/// `max_simplex_span`, INFINITY when absent.
 bool cmInterpolateND(CmGroup *group, int dim, const double *q, const double *tq,
-                     CmEstimate *out);
+                     double maxSpan, CmEstimate *out);
 
 /// Returns |ln(`a` / `b`)| for positive `a` and `b`, finite also where the
 /// quotient overflows or underflows (latencies of 1e-320 and 1 us).

@@ -7,6 +7,14 @@
  * first subset whose hull contains the query answers; outside every hull,
  * the tier fails with each subset's reason. Never extrapolates.
  *
+ * A sparse table (a host profile: a few models' shapes and the lines the
+ * sweep drew through them) can enclose a query in a simplex whose corners
+ * are hundreds of times apart on an axis; the latency is far from linear
+ * over such a span (matmul through `loops`: 0.5 to 4.7 ns a multiply-add
+ * as n grows from 128 to 4096), and the calibrated roofline answers better
+ * (docs/accuracy.md). `max_simplex_span` bounds the span; dense tables
+ * (the GPU profiles) do not set it.
+ *
  *===----------------------------------------------------------------------===*/
 #include "interpolate.h"
 
@@ -75,6 +83,29 @@ static void answerFromSimplex(const CmGroup *g, int dim, const int *axes,
   out->confidence = cmConfidenceFromError(out->errorEstimate);
 }
 
+/* The largest ratio between the simplex's corners on one of its axes, and
+ * that axis. */
+static double simplexSpan(const CmGroup *g, int dim, const int *axes,
+                          const CmSubspaceSet *set, const uint32_t *vertices,
+                          int *widest) {
+  double span = 1;
+  for (int k = 0; k < dim; k++) {
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i <= dim; i++) {
+      uint32_t p = cmSubspaceSetGetPoint(set, vertices[i]);
+      double v = g->x[(size_t)p * g->dim + axes[k]];
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+    double ratio = lo > 0 ? hi / lo : INFINITY;
+    if (ratio > span) {
+      span = ratio;
+      *widest = axes[k];
+    }
+  }
+  return span;
+}
+
 /* True when `target` (transformed) lies outside the bounding box of the
  * set's points on `axes`: then it is outside their hull too, and the
  * triangulation (seconds for a 35,700-point group) need not be built. */
@@ -96,7 +127,7 @@ static bool outsideBox(const CmGroup *g, const CmSubspaceSet *set,
 }
 
 bool cmInterpolateND(CmGroup *g, int dim, const double *q, const double *tq,
-                     CmEstimate *out) {
+                     double maxSpan, CmEstimate *out) {
   if (g->dim < dim) {
     cmEstimateAddReason(out, "%dD: kernel has %d axes", dim, g->dim);
     return false;
@@ -139,6 +170,14 @@ bool cmInterpolateND(CmGroup *g, int dim, const double *q, const double *tq,
     }
     if (!cmTriangulationLocate(tri, target, vertices, weights)) {
       cmEstimateAddReasonText(out, name, ": outside the hull");
+      continue;
+    }
+    int widest = axes[0];
+    double span = simplexSpan(g, dim, axes, set, vertices, &widest);
+    if (span > maxSpan) {
+      cmEstimateAddReason(out,
+                          "%s: simplex spans %.3gx on %s (max_simplex_span %g)",
+                          name, span, g->policy->axes[widest], maxSpan);
       continue;
     }
     answerFromSimplex(g, dim, axes, set, vertices, weights, out);

@@ -92,7 +92,7 @@ static double tileCompute(CmProfile profile, const char *kernel,
 
 bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                 double flops, double bytes, CmValueFn value,
-                const void *context, CmEstimate *out) {
+                const void *context, double efficiencyScale, CmEstimate *out) {
   out->flops = flops;
   out->bytes = bytes;
   double peak = cmRooflinePeak(profile, dtype);
@@ -101,6 +101,12 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
       cmRooflineDeviceNumber(profile, "compute_efficiency", kernel, dtype, 1);
   double memoryEff =
       cmRooflineDeviceNumber(profile, "memory_efficiency", kernel, dtype, 1);
+  if (efficiencyScale != 1) {
+    computeEff *= efficiencyScale;
+    memoryEff *= efficiencyScale;
+    cmEstimateAddReason(out, "roofline: efficiency x%.3g at this shape (%s)",
+                        efficiencyScale, "device.csv efficiency_slope");
+  }
   double tiled = tileCompute(profile, kernel, dtype, computeEff, memoryEff,
                              value, context);
   double launch =

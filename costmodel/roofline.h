@@ -9,11 +9,12 @@
 /// a kernel whose table kernel is `kernel` (may be NULL) and element type
 /// `dtype` (may be NULL) from the device of `profile`; its shape values
 /// (m, n, k, seq, ...) come from `value` over `context` (NULL: unknown, no
-/// wave term and no GEMM tile model). Returns false with the reason when
-/// neither bound can be computed.
+/// wave term and no GEMM tile model). Both efficiencies are multiplied by
+/// `efficiencyScale` (cmEfficiencyScale; 1 for none). Returns false with
+/// the reason when neither bound can be computed.
 bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                 double flops, double bytes, CmValueFn value,
-                const void *context, CmEstimate *out);
+                const void *context, double efficiencyScale, CmEstimate *out);
 
 /// Returns device.csv's `key.<kernel>.<dtype>`, else `key.<kernel>`, else
 /// NAN: the kernel's own value of `key`, without the device-wide fallback.

@@ -50,7 +50,7 @@ static void rooflineOf(CmProfile profile, const CmTransferGroup *g,
   memset(out, 0, sizeof *out);
   const char *dtype = g->prep.dtype[0] ? g->prep.dtype : NULL;
   if (!cmRoofline(profile, g->policy->kernel, dtype, flops, bytes, NULL, NULL,
-                  out))
+                  1, out))
     out->computeUs = out->memoryUs = out->launchUs = 0;
 }
 

@@ -175,6 +175,43 @@ TEST(per_kernel_device_values_override_device_wide_ones) {
   cmProfileDestroy(p);
 }
 
+/* A host profile's efficiency slopes (latency-profile, calibrate_slopes.c):
+ * the efficiency is a power law of the axes inside the fitted range and
+ * held at its edge outside, never extrapolated; a kernel without slopes is
+ * unchanged. Efficiency 0.5 at the centre (n = 100 of [10, 1000]), slope
+ * -1 along n: twice the efficiency at n = 50, half at n = 200, and at
+ * n = 5000 the edge's (n = 1000: a tenth of the centre's). */
+TEST(efficiency_slopes_scale_the_roofline_inside_their_range) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/slopes", scratch);
+  CHECK(testMakeProfile(dir, NULL, kLine));
+  CHECK(testWriteFile(
+      dir, "device.csv",
+      "key,value\npeak_flops.bf16,1e15\nmem_bw,1e12\n"
+      "compute_efficiency,1\nmemory_efficiency,1e-9\n"
+      "compute_efficiency.matmul,0.5\n"
+      "efficiency_slope.matmul.n,-1\n"
+      "efficiency_lo.matmul.n,10\nefficiency_hi.matmul.n,1000\n"));
+  CmProfile p;
+  CHECK(testLoadProfile(dir, &p));
+  double at[] = {100, 50, 200, 5000}, scale[] = {1, 2, 0.5, 0.1};
+  for (int i = 0; i < 4; i++) {
+    char n[16];
+    snprintf(n, sizeof n, "%g", at[i]);
+    CmEstimate e = ask(p, "matmul", "100", n, "100", false);
+    double flops = 2.0 * 100 * at[i] * 100;
+    CHECK(e.source == CM_SOURCE_ROOFLINE);
+    CHECK_NEAR(e.computeUs, flops / (1e15 * 0.5 * scale[i]) * 1e6, 1e-9);
+    CHECK(i == 0 || strstr(e.reason, "efficiency_slope") != NULL);
+  }
+  CmField fields[] = {{"dtype", "bf16"}};
+  CmQuery other = {"conv2d", fields, 1, 1e9, 1e6};
+  CmEstimate e;
+  CHECK(cmProfileEstimate(p, &other, NULL, &e, NULL) == CM_OK);
+  CHECK_NEAR(e.computeUs, 1e9 / 1e15 * 1e6, 1e-12); /* no slopes: as before */
+  cmProfileDestroy(p);
+}
+
 TEST(fused_kernel_uses_anchor_table_and_says_so) {
   CmProfile p = profileWith("alias", NULL, kLine);
   CmEstimate e = ask(p, "matmul+add", "2", "64", "64", true);
@@ -202,6 +239,33 @@ TEST(two_d_delaunay_on_a_plane) {
   CmEstimate outside = ask(p, "matmul", "11", "5", "64", true);
   CHECK(outside.source == CM_SOURCE_ROOFLINE);
   CHECK(strstr(outside.reason, "outside the hull") != NULL);
+  cmProfileDestroy(p);
+}
+
+/* device.csv max_simplex_span: a simplex whose corners lie further apart
+ * than that on one of its axes does not answer (a sparse host table), and
+ * the reason says so; without the key the same query is interpolated. */
+TEST(max_simplex_span_leaves_wide_simplices_to_the_roofline) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/span", scratch);
+  static const char wide[] = "kernel,dtype,m,n,k,latency_us\n"
+                             "matmul,bf16,1,1,64,1\n"
+                             "matmul,bf16,1,100,64,2\n"
+                             "matmul,bf16,3,1,64,3\n"
+                             "matmul,bf16,3,100,64,4\n";
+  CHECK(testMakeProfile(dir, NULL, wide));
+  CmProfile p;
+  CHECK(testLoadProfile(dir, &p));
+  CmEstimate e = ask(p, "matmul", "2", "50", "64", true);
+  CHECK(e.method == CM_METHOD_DELAUNAY_2D);
+  cmProfileDestroy(p);
+  CHECK(testWriteFile(dir, "device.csv",
+                      "key,value\npeak_flops.bf16,1e15\nmem_bw,1e12\n"
+                      "max_simplex_span,4\n"));
+  CHECK(testLoadProfile(dir, &p));
+  e = ask(p, "matmul", "2", "50", "64", true);
+  CHECK(e.source == CM_SOURCE_ROOFLINE);
+  CHECK(strstr(e.reason, "simplex spans 100x on n") != NULL);
   cmProfileDestroy(p);
 }
 
@@ -382,6 +446,8 @@ int main(int argc, char **argv) {
                    T(out_of_range_is_never_extrapolated),
                    T(interpolation_off_is_exact_then_roofline),
                    T(roofline_is_max_of_bounds_plus_launch),
+                   T(efficiency_slopes_scale_the_roofline_inside_their_range),
+                   T(max_simplex_span_leaves_wide_simplices_to_the_roofline),
                    T(per_kernel_device_values_override_device_wide_ones),
                    T(fused_kernel_uses_anchor_table_and_says_so),
                    T(two_d_delaunay_on_a_plane),

@@ -15,6 +15,8 @@
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,10 +37,8 @@ static double peakFor(const LpDeviceNumbers *d, const char *dtype) {
   return d->numDtypes ? d->peakFlops[0] : 0;
 }
 
-/* The fraction of the roofline's time at full peak that shape `s` took,
- * and whether it is compute-bound there; false when it says nothing. */
-static bool fraction(const LpDeviceNumbers *d, const LpShape *s, double *out,
-                     bool *compute) {
+bool lpEfficiencyOf(const LpDeviceNumbers *d, const LpShape *s, double *out,
+                    bool *compute) {
   double peak = peakFor(d, lpShapeField(s, "dtype"));
   double tc = peak > 0 && s->flops > 0 ? s->flops / peak : 0;
   double tm = d->memBw > 0 && s->bytes > 0 ? s->bytes / d->memBw : 0;
@@ -49,13 +49,26 @@ static bool fraction(const LpDeviceNumbers *d, const LpShape *s, double *out,
   return true;
 }
 
+bool lpDeviceSetFitted(LpDeviceNumbers *d, const char *key, const char *type,
+                       double value) {
+  char name[sizeof d->fittedKeys[0]];
+  snprintf(name, sizeof name, "%s%s%s", key, type ? "." : "", type ? type : "");
+  int i = 0;
+  while (i < d->numFitted && strcmp(d->fittedKeys[i], name))
+    i++;
+  if (i == LP_MAX_FITTED || !isfinite(value))
+    return false;
+  if (i == d->numFitted)
+    snprintf(d->fittedKeys[d->numFitted++], sizeof d->fittedKeys[0], "%s",
+             name);
+  d->fittedValues[i] = value;
+  return true;
+}
+
 static void add(LpDeviceNumbers *d, const char *key, const char *type,
                 double value) {
-  if (d->numFitted == LP_MAX_FITTED || !(value > 0))
-    return;
-  snprintf(d->fittedKeys[d->numFitted], sizeof d->fittedKeys[0], "%s%s%s", key,
-           type ? "." : "", type ? type : "");
-  d->fittedValues[d->numFitted++] = value;
+  if (value > 0)
+    lpDeviceSetFitted(d, key, type, value);
 }
 
 void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
@@ -70,12 +83,12 @@ void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
     double f;
     for (size_t j = 0; j < i && first; j++)
       first = strcmp(set->items[j].type, s->type) != 0;
-    if (fraction(d, s, &f, &compute))
+    if (lpEfficiencyOf(d, s, &f, &compute))
       all[compute][numAll[compute]++] = f;
     size_t n = 0; /* the type's shapes, once, at its first */
     for (size_t j = i; first && j < set->count; j++)
       if (!strcmp(set->items[j].type, s->type) &&
-          fraction(d, &set->items[j], &f, &compute)) {
+          lpEfficiencyOf(d, &set->items[j], &f, &compute)) {
         typeCompute = n == 0 ? compute : typeCompute;
         if (compute == typeCompute)
           own[n++] = f;
@@ -91,4 +104,5 @@ void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
   free(own);
   free(all[0]);
   free(all[1]);
+  lpFitEfficiencySlopes(set, d);
 }

@@ -213,6 +213,11 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
   fputs("fold_constants,0\n", out);
   if (lpPipelineFoldsTosaConstants(info->passes))
     fputs("fold_constants.tosa,1\n", out);
+  /* A few models' shapes and the sweep's lines are a sparse table: a 2D /
+     3D simplex can join shapes hundreds of times apart, over which the
+     latency is far from linear. Beyond 4x the calibrated roofline answers
+     (costmodel/interpolate_nd.c, docs/accuracy.md). */
+  fputs("max_simplex_span,4\n", out);
   writeEfficiencies(out, d);
   if (fclose(out) != 0) {
     snprintf(err, size, "cannot write %s", path);

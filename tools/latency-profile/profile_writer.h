@@ -12,7 +12,7 @@
 
 #include "shapes.h"
 
-enum { LP_MAX_DTYPES = 6, LP_MAX_FITTED = 96 };
+enum { LP_MAX_DTYPES = 6, LP_MAX_FITTED = 512 };
 
 /// The host and how it was measured: written into device.csv and into
 /// every row.
@@ -47,8 +47,27 @@ typedef struct {
 
 /// Fits the roofline's efficiencies to the measured shapes of `set`
 /// (calibrate.c): per kernel type, and device-wide, so that a kernel the
-/// tables cannot answer gets the speed this pipeline reaches on its kind.
+/// tables cannot answer gets the speed this pipeline reaches on its kind;
+/// then their slopes along the axes (lpFitEfficiencySlopes).
 void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *device);
+
+/// Per kernel type, the efficiency as a power law of the shape's numeric
+/// fields, where it predicts the type's shapes left out one at a time
+/// better than the median (calibrate_slopes.c): `efficiency_slope`,
+/// `efficiency_lo` and `efficiency_hi.<type>.<field>`, and the type's
+/// efficiency at the centre of its range.
+void lpFitEfficiencySlopes(const LpShapeSet *set, LpDeviceNumbers *device);
+
+/// The share of the roofline's time at full peak that shape `s` took
+/// (its efficiency), and whether it is compute-bound at peak; false when
+/// the shape says nothing (not measured, no work).
+bool lpEfficiencyOf(const LpDeviceNumbers *device, const LpShape *s,
+                    double *efficiency, bool *compute);
+
+/// Sets the fitted device.csv number `key.<type>` (`type` NULL: `key`),
+/// replacing an earlier value; false when full or `value` is not finite.
+bool lpDeviceSetFitted(LpDeviceNumbers *device, const char *key,
+                       const char *type, double value);
 
 /// Fills `info` with this host's CPU model, the MLIR version and the
 /// pipeline's name and passes.

@@ -36,12 +36,6 @@ bool lpDetectKernels(MlirOperation func, CmProfile rules, const char *passes,
   return true;
 }
 
-static bool isNumber(const char *text) {
-  char *end;
-  strtod(text, &end);
-  return *text && !*end;
-}
-
 /* Copies kernel `k`'s type and fields into `shape` and makes its key. */
 static void describeShape(const LatKernel *k, LpShape *shape) {
   memset(shape, 0, sizeof *shape);
@@ -152,34 +146,6 @@ bool lpShapeSetAddModel(LpShapeSet *set, LpHost *host, CmProfile rules,
     snprintf(err, size, "out of memory");
   mlirModuleDestroy(module);
   return ok;
-}
-
-const char *lpShapeField(const LpShape *shape, const char *name) {
-  for (int i = 0; i < shape->numFields; i++)
-    if (!strcmp(shape->names[i], name))
-      return shape->values[i];
-  return NULL;
-}
-
-bool lpIsRegimeField(const char *name, const char *value) {
-  static const char *const exact[] = {"dtype",  "kv_dtype", "stride",
-                                      "window", "head_dim", "kv_heads",
-                                      "groups"};
-  for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
-    if (!strcmp(name, exact[i]))
-      return true;
-  return !isNumber(value); /* text is matched, never interpolated */
-}
-
-bool lpSameRegime(const LpShape *a, const LpShape *b) {
-  if (strcmp(a->type, b->type) || a->numFields != b->numFields)
-    return false;
-  for (int i = 0; i < a->numFields; i++)
-    if (strcmp(a->names[i], b->names[i]) ||
-        (lpIsRegimeField(a->names[i], a->values[i]) &&
-         strcmp(a->values[i], b->values[i])))
-      return false;
-  return true;
 }
 
 void lpShapeSetFree(LpShapeSet *set) {

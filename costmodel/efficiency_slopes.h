@@ -1,0 +1,22 @@
+/*===- efficiency_slopes.h - the roofline's efficiency along a kernel's axes
+ *
+ * Internal.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef LATENCY_EFFICIENCY_SLOPES_H
+#define LATENCY_EFFICIENCY_SLOPES_H
+
+#include "latency/costmodel.h"
+#include "policy.h"
+#include "work.h"
+
+/// Returns the factor by which the efficiencies of `policy`'s kernel change
+/// at the query's values (`value` over `context`, by axis and regime name):
+/// the product over the names with a device.csv `efficiency_slope.<kernel>.
+/// <name>` of (x / center) ^ slope, x clamped to [`efficiency_lo.<kernel>.
+/// <name>`, `efficiency_hi...`] and center their geometric mean. 1 when the
+/// profile has no slopes for the kernel (every shipped GPU profile).
+double cmEfficiencyScale(CmProfile profile, const CmPolicy *policy,
+                         CmValueFn value, const void *context);
+
+#endif /* LATENCY_EFFICIENCY_SLOPES_H */

@@ -1,0 +1,111 @@
+/*===- test_calibrate.c - the host roofline's fitted efficiencies ----------===*
+ *
+ * latency-profile's calibration (tools/latency-profile/calibrate.c,
+ * calibrate_slopes.c) on shapes built here with known measured times: the
+ * median efficiency per type, and the power law along the axes kept only
+ * where it predicts the shapes better than the median does.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "harness.h"
+#include "profile_writer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const double kPeak = 1e9; /* FLOP/s of the device below */
+
+static void setField(LpShape *s, int i, const char *name, double value) {
+  snprintf(s->names[i], sizeof s->names[i], "%s", name);
+  snprintf(s->values[i], sizeof s->values[i], "%.17g", value);
+}
+
+/* A measured matmul+add shape whose efficiency is `efficiency`. */
+static void matmulShape(LpShape *s, double m, double n, double k,
+                        double efficiency) {
+  memset(s, 0, sizeof *s);
+  snprintf(s->type, sizeof s->type, "matmul+add");
+  setField(s, 0, "m", m);
+  setField(s, 1, "n", n);
+  setField(s, 2, "k", k);
+  snprintf(s->names[3], sizeof s->names[3], "dtype");
+  snprintf(s->values[3], sizeof s->values[3], "f32");
+  s->numFields = 4;
+  s->flops = 2 * m * n * k;
+  s->bytes = 4 * (m * k + k * n + m * n);
+  s->result.ok = true;
+  s->result.us = s->flops / (kPeak * efficiency) * 1e6;
+}
+
+static LpDeviceNumbers device(void) {
+  LpDeviceNumbers d;
+  memset(&d, 0, sizeof d);
+  d.numDtypes = 1;
+  snprintf(d.dtypes[0], sizeof d.dtypes[0], "f32");
+  d.peakFlops[0] = kPeak;
+  d.memBw = 1e15; /* every shape compute-bound */
+  return d;
+}
+
+static double fitted(const LpDeviceNumbers *d, const char *key) {
+  for (int i = 0; i < d->numFitted; i++)
+    if (!strcmp(d->fittedKeys[i], key))
+      return d->fittedValues[i];
+  return NAN;
+}
+
+/* 5 x 5 shapes over n and k, efficiency 0.4 x (n / 256) ^ -0.5 (a slower
+ * column walk as n grows), k without effect: the law is kept, its n slope
+ * close to -0.5 (a small ridge pulls it in), k's close to 0, the range is
+ * the shapes', and the efficiency at the centre of the range. */
+TEST(power_law_is_fitted_where_it_predicts_better) {
+  LpShape shapes[25];
+  double ns[] = {16, 64, 256, 1024, 4096}, ks[] = {32, 64, 128, 256, 512};
+  for (int i = 0; i < 25; i++)
+    matmulShape(&shapes[i], 8, ns[i / 5], ks[i % 5],
+                0.4 * pow(ns[i / 5] / 256, -0.5));
+  LpShapeSet set = {shapes, 25, 25};
+  LpDeviceNumbers d = device();
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "efficiency_slope.matmul+add.n"), -0.5, 0.05);
+  CHECK(fabs(fitted(&d, "efficiency_slope.matmul+add.k")) < 0.01);
+  CHECK(fitted(&d, "efficiency_lo.matmul+add.n") == 16);
+  CHECK(fitted(&d, "efficiency_hi.matmul+add.n") == 4096);
+  CHECK(fitted(&d, "efficiency_lo.matmul+add.k") == 32);
+  CHECK(fitted(&d, "efficiency_hi.matmul+add.k") == 512);
+  CHECK(isnan(fitted(&d, "efficiency_slope.matmul+add.m"))); /* one value */
+  /* the centre of n's range is 256, of k's 128: efficiency 0.4 there */
+  CHECK_NEAR(fitted(&d, "compute_efficiency.matmul+add"), 0.4, 0.02);
+}
+
+/* The same shapes at one efficiency: the median predicts them exactly, so
+ * no law is kept and the type keeps its median. */
+TEST(constant_efficiency_keeps_the_median_and_no_slopes) {
+  LpShape shapes[25];
+  double ns[] = {16, 64, 256, 1024, 4096}, ks[] = {32, 64, 128, 256, 512};
+  for (int i = 0; i < 25; i++)
+    matmulShape(&shapes[i], 8, ns[i / 5], ks[i % 5], 0.25);
+  LpShapeSet set = {shapes, 25, 25};
+  LpDeviceNumbers d = device();
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.matmul+add"), 0.25, 1e-9);
+  CHECK(isnan(fitted(&d, "efficiency_slope.matmul+add.n")));
+  CHECK(isnan(fitted(&d, "efficiency_slope.matmul+add.k")));
+}
+
+/* Too few shapes for the terms (three per term): the median only. */
+TEST(few_shapes_get_no_slopes) {
+  LpShape shapes[4];
+  for (int i = 0; i < 4; i++)
+    matmulShape(&shapes[i], 8, 16 << (2 * i), 64, 0.4 * pow(4, -i));
+  LpShapeSet set = {shapes, 4, 4};
+  LpDeviceNumbers d = device();
+  lpFitEfficiencies(&set, &d);
+  CHECK(isnan(fitted(&d, "efficiency_slope.matmul+add.n")));
+  CHECK(fitted(&d, "compute_efficiency.matmul+add") > 0);
+}
+
+int main(void) {
+  return RUN_TESTS(T(power_law_is_fitted_where_it_predicts_better),
+                   T(constant_efficiency_keeps_the_median_and_no_slopes),
+                   T(few_shapes_get_no_slopes));
+}

@@ -1,0 +1,237 @@
+/*===- calibrate_slopes.c - the efficiency along a kernel type's axes ------===*
+ *
+ * calibrate.c gives each kernel type one efficiency, the median over its
+ * shapes. Through `loops` that misses unseen shapes by a factor of several:
+ * a matmul's inner loop walks a column of its weight, so a multiply-add
+ * costs 0.5 ns at n = 128 and 4.7 ns at n = 4096; a 1 x 1 conv over few
+ * input channels pays its loop overhead on few multiply-adds. Here the
+ * efficiency is fitted as a power law of the type's numeric fields,
+ *
+ *   ln eff = b0 + sum_j b_j (ln x_j - c_j),   c_j = (ln lo_j + ln hi_j) / 2,
+ *
+ * by least squares with a small ridge on the slopes (a table of a few shapes
+ * must not get wild ones), over the fields that vary among the type's
+ * shapes. The law is kept only when it predicts the shapes left out one at
+ * a time better than the median of the others does (mean |ln error|, by a
+ * tenth at least): otherwise the type keeps its median and no slopes. Kept,
+ * it writes b0 as the type's efficiency (at the centre of its range) and
+ * per field the slope and the range [lo, hi] it was fitted over; the cost
+ * model clamps to that range (costmodel/efficiency_slopes.c).
+ *
+ *===----------------------------------------------------------------------===*/
+#include "profile_writer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { kMaxTerms = LAT_MAX_FIELDS + 1 };
+
+static const double kRidge = 0.01;   /* per shape, on the slopes       */
+static const double kBetterBy = 0.9; /* LOO error the law must beat    */
+static const int kShapesPerTerm = 3; /* shapes needed per fitted term  */
+
+typedef struct {
+  int numFields;             /* fields fitted                         */
+  int field[LAT_MAX_FIELDS]; /* their indexes in the shapes' fields   */
+  double lo[LAT_MAX_FIELDS], hi[LAT_MAX_FIELDS]; /* raw range          */
+  size_t n;  /* shapes                                */
+  double *z; /* n x numFields centred log values      */
+  double *y; /* n ln efficiencies                     */
+} Samples;
+
+static bool positiveNumber(const char *text, double *out) {
+  char *end;
+  double v = strtod(text, &end);
+  *out = v;
+  return end != text && !*end && isfinite(v) && v > 0;
+}
+
+/* Solves the (terms x terms) system a x = b in place by Gaussian
+ * elimination with partial pivoting; false when singular. */
+static bool solve(double a[kMaxTerms][kMaxTerms], double *b, int terms) {
+  for (int c = 0; c < terms; c++) {
+    int p = c;
+    for (int r = c + 1; r < terms; r++)
+      p = fabs(a[r][c]) > fabs(a[p][c]) ? r : p;
+    if (fabs(a[p][c]) < 1e-12)
+      return false;
+    for (int k = 0; k < terms; k++) {
+      double t = a[c][k];
+      a[c][k] = a[p][k];
+      a[p][k] = t;
+    }
+    double t = b[c];
+    b[c] = b[p];
+    b[p] = t;
+    for (int r = 0; r < terms; r++) {
+      if (r == c)
+        continue;
+      double f = a[r][c] / a[c][c];
+      for (int k = c; k < terms; k++)
+        a[r][k] -= f * a[c][k];
+      b[r] -= f * b[c];
+    }
+  }
+  for (int c = 0; c < terms; c++)
+    b[c] /= a[c][c];
+  return true;
+}
+
+/* Ridge least squares over the samples but `skip` (-1: none); false when
+ * the system is singular. */
+static bool fitLaw(const Samples *s, long skip, double *coef) {
+  int terms = s->numFields + 1;
+  double a[kMaxTerms][kMaxTerms] = {{0}};
+  double rhs[kMaxTerms] = {0};
+  size_t used = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    if ((long)i == skip)
+      continue;
+    double x[kMaxTerms] = {1};
+    for (int j = 0; j < s->numFields; j++)
+      x[j + 1] = s->z[i * s->numFields + j];
+    for (int r = 0; r < terms; r++) {
+      rhs[r] += x[r] * s->y[i];
+      for (int c = 0; c < terms; c++)
+        a[r][c] += x[r] * x[c];
+    }
+    used++;
+  }
+  for (int j = 1; j < terms; j++)
+    a[j][j] += kRidge * (double)used;
+  if (!solve(a, rhs, terms))
+    return false;
+  memcpy(coef, rhs, terms * sizeof *coef);
+  return true;
+}
+
+static double predictLaw(const Samples *s, const double *coef, size_t i) {
+  double v = coef[0];
+  for (int j = 0; j < s->numFields; j++)
+    v += coef[j + 1] * s->z[i * s->numFields + j];
+  return v;
+}
+
+static int compareDoubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Mean |ln error| of the median of the others, for each sample left out. */
+static double looMedianError(const Samples *s, double *scratch) {
+  double sum = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    size_t m = 0;
+    for (size_t k = 0; k < s->n; k++)
+      if (k != i)
+        scratch[m++] = s->y[k];
+    qsort(scratch, m, sizeof *scratch, compareDoubles);
+    double median =
+        m % 2 ? scratch[m / 2] : 0.5 * (scratch[m / 2 - 1] + scratch[m / 2]);
+    sum += fabs(median - s->y[i]);
+  }
+  return sum / (double)s->n;
+}
+
+/* Mean |ln error| of the law fitted without each sample; INFINITY when a
+ * fit is singular. */
+static double looLawError(const Samples *s) {
+  double sum = 0, coef[kMaxTerms];
+  for (size_t i = 0; i < s->n; i++) {
+    if (!fitLaw(s, (long)i, coef))
+      return INFINITY;
+    sum += fabs(predictLaw(s, coef, i) - s->y[i]);
+  }
+  return sum / (double)s->n;
+}
+
+/* The shapes of `type` on the side (`compute`) its efficiency was fitted
+ * on, into `s` (its arrays sized for set->count); false when too few. */
+static bool collect(const LpShapeSet *set, const LpDeviceNumbers *d,
+                    const char *type, const LpShape *first, Samples *s) {
+  bool compute, side = true, sideKnown = false;
+  double eff, v = 0;
+  /* fields that are positive numbers in every shape and vary among them */
+  s->numFields = 0;
+  for (int f = 0; f < first->numFields; f++) {
+    double lo = INFINITY, hi = -INFINITY;
+    bool numeric = true;
+    for (size_t i = 0; numeric && i < set->count; i++) {
+      const LpShape *t = &set->items[i];
+      if (strcmp(t->type, type) || !lpEfficiencyOf(d, t, &eff, &compute))
+        continue;
+      numeric = f < t->numFields && !strcmp(t->names[f], first->names[f]) &&
+                positiveNumber(t->values[f], &v);
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+    if (numeric && hi > lo) {
+      s->lo[s->numFields] = lo;
+      s->hi[s->numFields] = hi;
+      s->field[s->numFields++] = f;
+    }
+  }
+  s->n = 0;
+  for (size_t i = 0; i < set->count; i++) {
+    const LpShape *t = &set->items[i];
+    if (strcmp(t->type, type) || !lpEfficiencyOf(d, t, &eff, &compute))
+      continue;
+    if (!sideKnown)
+      side = compute, sideKnown = true;
+    if (compute != side)
+      continue; /* calibrate.c's median took this side only */
+    for (int j = 0; j < s->numFields; j++) {
+      positiveNumber(t->values[s->field[j]], &v);
+      s->z[s->n * s->numFields + j] =
+          log(v) - 0.5 * (log(s->lo[j]) + log(s->hi[j]));
+    }
+    s->y[s->n++] = log(eff);
+  }
+  return s->numFields > 0 &&
+         s->n >= (size_t)(kShapesPerTerm * (s->numFields + 1));
+}
+
+static void fitType(const LpShapeSet *set, LpDeviceNumbers *d,
+                    const LpShape *first, Samples *s, double *scratch) {
+  if (!collect(set, d, first->type, first, s))
+    return;
+  double coef[kMaxTerms];
+  double law = looLawError(s), median = looMedianError(s, scratch);
+  if (!(law < kBetterBy * median) || !fitLaw(s, -1, coef))
+    return;
+  bool compute = true;
+  double eff;
+  for (size_t i = 0; i < set->count; i++)
+    if (!strcmp(set->items[i].type, first->type) &&
+        lpEfficiencyOf(d, &set->items[i], &eff, &compute))
+      break;
+  char key[sizeof d->fittedKeys[0]];
+  bool ok =
+      lpDeviceSetFitted(d, compute ? "compute_efficiency" : "memory_efficiency",
+                        first->type, exp(coef[0]));
+  for (int j = 0; ok && j < s->numFields; j++) {
+    const char *name = first->names[s->field[j]];
+    snprintf(key, sizeof key, "%s.%s", first->type, name);
+    ok = lpDeviceSetFitted(d, "efficiency_slope", key, coef[j + 1]) &&
+         lpDeviceSetFitted(d, "efficiency_lo", key, s->lo[j]) &&
+         lpDeviceSetFitted(d, "efficiency_hi", key, s->hi[j]);
+  }
+}
+
+void lpFitEfficiencySlopes(const LpShapeSet *set, LpDeviceNumbers *d) {
+  Samples s = {0};
+  s.z = malloc((set->count + 1) * LAT_MAX_FIELDS * sizeof *s.z);
+  s.y = malloc((set->count + 1) * sizeof *s.y);
+  double *scratch = malloc((set->count + 1) * sizeof *scratch);
+  for (size_t i = 0; s.z && s.y && scratch && i < set->count; i++) {
+    bool first = true;
+    for (size_t j = 0; j < i && first; j++)
+      first = strcmp(set->items[j].type, set->items[i].type) != 0;
+    if (first)
+      fitType(set, d, &set->items[i], &s, scratch);
+  }
+  free(s.z);
+  free(s.y);
+  free(scratch);
+}

@@ -1,0 +1,46 @@
+/*===- shape_fields.c - a shape's fields and regime
+ *--------------------------===*
+ *
+ * The accessors of LpShape that need nothing but the shape: kept apart from
+ * shapes.c (which detects kernels through MLIR) so that the calibration can
+ * be unit-tested on shapes built by hand (test/unit/test_calibrate.c).
+ *
+ *===----------------------------------------------------------------------===*/
+#include "shapes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool isNumber(const char *text) {
+  char *end;
+  strtod(text, &end);
+  return *text && !*end;
+}
+
+const char *lpShapeField(const LpShape *shape, const char *name) {
+  for (int i = 0; i < shape->numFields; i++)
+    if (!strcmp(shape->names[i], name))
+      return shape->values[i];
+  return NULL;
+}
+
+bool lpIsRegimeField(const char *name, const char *value) {
+  static const char *const exact[] = {"dtype",  "kv_dtype", "stride",
+                                      "window", "head_dim", "kv_heads",
+                                      "groups"};
+  for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+    if (!strcmp(name, exact[i]))
+      return true;
+  return !isNumber(value); /* text is matched, never interpolated */
+}
+
+bool lpSameRegime(const LpShape *a, const LpShape *b) {
+  if (strcmp(a->type, b->type) || a->numFields != b->numFields)
+    return false;
+  for (int i = 0; i < a->numFields; i++)
+    if (strcmp(a->names[i], b->names[i]) ||
+        (lpIsRegimeField(a->names[i], a->values[i]) &&
+         strcmp(a->values[i], b->values[i])))
+      return false;
+  return true;
+}
