@@ -28,7 +28,7 @@ enum { kSeedValues = 5, kMaxTables = 128, kTextSize = 16384 };
 
 typedef struct {
   int base;      /* shape the candidate moves one axis of */
-  int order;     /* its rank among the base's candidates  */
+  int order;     /* round: seed value index, refinement rank */
   char axis[24]; /* the axis moved                        */
   double value;  /* its new value                         */
   double costUs; /* estimated time of one call            */
