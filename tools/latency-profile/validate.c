@@ -173,6 +173,40 @@ static bool readPrediction(Validation *v, const char *annotated,
   return ok;
 }
 
+static int byUs(const void *a, const void *b) {
+  const LpMeasurement *x = a, *y = b;
+  return (x->us > y->us) - (x->us < y->us);
+}
+
+/* Measures the whole model in kWholeProcesses children and keeps the median
+ * one. Within a process the repetitions agree to 1-2%, but between
+ * processes the same model differed by 13% on one VM (ResNet-18: 22.2 and
+ * 25.1 ms, docs/accuracy.md): where the pages of its buffers land decides
+ * how its power-of-two strides meet the caches, and a process draws once.
+ * A failure in the first process is the model's (lowering, JIT); a later
+ * one leaves the processes that succeeded. */
+static void measureWhole(const LpMeasureConfig *config, const char *path,
+                         const char *entry, const char *log,
+                         LpValidatedModel *m) {
+  enum { kWholeProcesses = 3 };
+  LpMeasurement runs[kWholeProcesses];
+  int ok = 0;
+  for (int i = 0; i < kWholeProcesses; i++) {
+    lpMeasureFile(config, path, entry, NULL, log, &runs[ok]);
+    if (runs[ok].ok)
+      ok++;
+    else if (ok == 0) {
+      m->whole = runs[0];
+      return;
+    }
+  }
+  qsort(runs, ok, sizeof *runs, byUs);
+  m->whole = runs[ok / 2];
+  m->processes = ok;
+  m->spreadPct =
+      m->whole.us > 0 ? 100 * (runs[ok - 1].us - runs[0].us) / m->whole.us : 0;
+}
+
 /* Predicts, reads back and measures one whole model. */
 static void validateModel(Validation *v, size_t index, LpValidatedModel *m) {
   char annotated[200], log[200];
@@ -191,7 +225,7 @@ static void validateModel(Validation *v, size_t index, LpValidatedModel *m) {
   config.pipeline = v->session.pipeline;
   config.maxSeconds = v->o->budget > 0 ? v->o->budget / 4 : 10;
   snprintf(log, sizeof log, "%s/model-%zu.log", v->session.work, index);
-  lpMeasureFile(&config, m->path, v->o->entry, NULL, log, &m->whole);
+  measureWhole(&config, m->path, v->o->entry, log, m);
   if (!m->whole.ok)
     snprintf(m->error, sizeof m->error, "%s", m->whole.error);
   else

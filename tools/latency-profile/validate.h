@@ -23,7 +23,9 @@ typedef struct {
   const char *path;
   char error[700];     /* why it could not be validated, or "" */
   double predictedUs;  /* latency.total_us of the entry function */
-  LpMeasurement whole; /* the whole model, measured              */
+  LpMeasurement whole; /* the whole model: the median process's  */
+  int processes;       /* processes that measured it             */
+  double spreadPct;    /* (slowest - fastest) / median, percent  */
   LpValidatedKernel *kernels;
   size_t numKernels;
 } LpValidatedModel;

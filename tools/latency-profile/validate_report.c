@@ -60,8 +60,8 @@ static void printKernels(const LpValidatedModel *m, const LpShapeSet *set) {
 
 void lpPrintValidation(const LpValidatedModel *models, size_t count,
                        const LpShapeSet *set) {
-  printf("\n%-44s %14s %14s %8s %6s %14s %8s\n", "model", "measured_us",
-         "predicted_us", "error", "cv", "isolated_sum", "sum/whole");
+  printf("\n%-44s %14s %14s %8s %6s %7s %14s %8s\n", "model", "measured_us",
+         "predicted_us", "error", "cv", "spread", "isolated_sum", "sum/whole");
   for (size_t i = 0; i < count; i++) {
     const LpValidatedModel *m = &models[i];
     printf("%-44.44s ", lpBaseName(m->path));
@@ -71,9 +71,10 @@ void lpPrintValidation(const LpValidatedModel *models, size_t count,
     }
     size_t missing;
     double sum = isolatedSum(m, set, &missing);
-    printf("%14.1f %14.1f %7.1f%% %5.1f%% %14.1f %7.1f%%%s\n", m->whole.us,
-           m->predictedUs, errorPct(m->predictedUs, m->whole.us),
-           m->whole.cvPct, sum, m->whole.us > 0 ? 100 * sum / m->whole.us : 0,
+    printf("%14.1f %14.1f %7.1f%% %5.1f%% %6.1f%% %14.1f %7.1f%%%s\n",
+           m->whole.us, m->predictedUs, errorPct(m->predictedUs, m->whole.us),
+           m->whole.cvPct, m->spreadPct, sum,
+           m->whole.us > 0 ? 100 * sum / m->whole.us : 0,
            missing ? " (some kernels not measured)" : "");
   }
   for (size_t i = 0; i < count; i++)
@@ -123,10 +124,12 @@ static void jsonModel(FILE *out, const LpValidatedModel *m,
   fprintf(out,
           ", \"measured_us\": %.17g, \"predicted_us\": %.17g, "
           "\"error_pct\": %.4g, \"cv_pct\": %.4g, \"reps\": %d, "
+          "\"processes\": %d, \"process_spread_pct\": %.4g, "
           "\"isolated_sum_us\": %.17g, \"kernels_not_isolated\": %zu, "
           "\"kernels\": [",
           m->whole.us, m->predictedUs, errorPct(m->predictedUs, m->whole.us),
-          m->whole.cvPct, m->whole.reps, sum, missing);
+          m->whole.cvPct, m->whole.reps, m->processes, m->spreadPct, sum,
+          missing);
   for (size_t i = 0; i < m->numKernels; i++) {
     fputs(i ? ",\n    " : "\n    ", out);
     jsonKernel(out, &m->kernels[i], set);
