@@ -9,7 +9,7 @@
  * out one at a time, than the median does (tools/latency-profile/
  * calibrate_slopes.c), and writes the slopes with the range they were
  * fitted over. Outside that range the efficiency stays at its edge: the
- * law is not extrapolated.
+ * law is not extrapolated. The product is held within [1e-3, 1e3].
  *
  *===----------------------------------------------------------------------===*/
 #include "efficiency_slopes.h"
@@ -45,5 +45,12 @@ double cmEfficiencyScale(CmProfile profile, const CmPolicy *policy,
   for (int r = 0; r < policy->numRegime; r++)
     scale *= factorFor(profile, policy->kernel, policy->regime[r],
                        value(context, policy->regime[r]));
-  return isfinite(scale) && scale > 0 ? scale : 1;
+  /* a fitted law moves the efficiency by a few times at most; a hand-made
+   * device.csv with a slope of 50 must not make a latency infinite */
+  const double kMaxScale = 1e3;
+  if (!(scale > 0) || isnan(scale))
+    return 1;
+  return scale > kMaxScale       ? kMaxScale
+         : scale < 1 / kMaxScale ? 1 / kMaxScale
+                                 : scale;
 }

@@ -14,8 +14,9 @@
 /// at the query's values (`value` over `context`, by axis and regime name):
 /// the product over the names with a device.csv `efficiency_slope.<kernel>.
 /// <name>` of (x / center) ^ slope, x clamped to [`efficiency_lo.<kernel>.
-/// <name>`, `efficiency_hi...`] and center their geometric mean. 1 when the
-/// profile has no slopes for the kernel (every shipped GPU profile).
+/// <name>`, `efficiency_hi...`] and center their geometric mean, held
+/// within [1e-3, 1e3]. 1 when the profile has no slopes for the kernel
+/// (every shipped GPU profile).
 double cmEfficiencyScale(CmProfile profile, const CmPolicy *policy,
                          CmValueFn value, const void *context);
 

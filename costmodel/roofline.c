@@ -1,7 +1,9 @@
 /*===- roofline.c - the analytic default tier ------------------------------===*
  *
- * latency = max(flops / (peak[dtype] * compute_efficiency),
- *               bytes / (mem_bw * memory_efficiency)) + launch_us, where
+ * latency = max(flops / (peak[dtype] * compute_efficiency * scale),
+ *               bytes / (mem_bw * memory_efficiency * scale)) + launch_us,
+ * scale being the efficiency slopes' factor at the kernel's shape (1 unless
+ * device.csv has them, costmodel/efficiency_slopes.c), where
  * launch_us.<kernel>, compute_efficiency.<kernel> and
  * memory_efficiency.<kernel> (the table kernel, e.g. launch_us.attention)
  * override the device-wide values when device.csv has them, and

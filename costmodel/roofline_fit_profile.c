@@ -7,7 +7,10 @@
  * feed the fit; held-out samples are predicted with device.csv's values
  * and with the fitted ones. Which group a parameter belongs to mirrors the
  * roofline's own lookup (cmRooflineDeviceNumber), so `before` is exactly
- * what the roofline tier answers today.
+ * what the roofline tier answers today for a profile without efficiency
+ * slopes (every shipped one). A host profile's `efficiency_slope` keys
+ * (latency-profile) are not applied here: its fit is latency-profile's
+ * own, and --fit-roofline is for the GPU tables.
  *
  *===----------------------------------------------------------------------===*/
 #include "latency/roofline_fit.h"

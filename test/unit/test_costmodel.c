@@ -210,6 +210,19 @@ TEST(efficiency_slopes_scale_the_roofline_inside_their_range) {
   CHECK(cmProfileEstimate(p, &other, NULL, &e, NULL) == CM_OK);
   CHECK_NEAR(e.computeUs, 1e9 / 1e15 * 1e6, 1e-12); /* no slopes: as before */
   cmProfileDestroy(p);
+  /* a hand-made slope of 50: the factor is held at 1e3, the answer finite */
+  CHECK(testWriteFile(
+      dir, "device.csv",
+      "key,value\npeak_flops.bf16,1e15\nmem_bw,1e12\n"
+      "compute_efficiency,1\nmemory_efficiency,1e-9\n"
+      "compute_efficiency.matmul,0.5\n"
+      "efficiency_slope.matmul.n,50\n"
+      "efficiency_lo.matmul.n,10\nefficiency_hi.matmul.n,1000\n"));
+  CHECK(testLoadProfile(dir, &p));
+  e = ask(p, "matmul", "100", "1000", "100", false);
+  CHECK_NEAR(e.computeUs, 2.0 * 100 * 1000 * 100 / (1e15 * 0.5 * 1e3) * 1e6,
+             1e-9);
+  cmProfileDestroy(p);
 }
 
 TEST(fused_kernel_uses_anchor_table_and_says_so) {

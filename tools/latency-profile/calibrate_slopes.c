@@ -146,20 +146,42 @@ static double looLawError(const Samples *s) {
   return sum / (double)s->n;
 }
 
-/* The shapes of `type` on the side (`compute`) its efficiency was fitted
- * on, into `s` (its arrays sized for set->count); false when too few. */
+/* The first measured shape of `type` and the side (`*compute`) calibrate.c
+ * fitted the type's efficiency on; NULL when none is measured. */
+static const LpShape *firstMeasured(const LpShapeSet *set,
+                                    const LpDeviceNumbers *d, const char *type,
+                                    bool *compute) {
+  double eff;
+  for (size_t i = 0; i < set->count; i++)
+    if (!strcmp(set->items[i].type, type) &&
+        lpEfficiencyOf(d, &set->items[i], &eff, compute))
+      return &set->items[i];
+  return NULL;
+}
+
+/* True when `t` is a measured shape of `first`'s type on `side`, with its
+ * efficiency in `*eff`. */
+static bool onSide(const LpDeviceNumbers *d, const LpShape *t,
+                   const LpShape *first, bool side, double *eff) {
+  bool compute;
+  return !strcmp(t->type, first->type) && lpEfficiencyOf(d, t, eff, &compute) &&
+         compute == side;
+}
+
+/* The shapes of `first`'s type on `side` into `s` (its arrays sized for
+ * set->count): the fields that are positive numbers in every one of them
+ * and vary among them, their range over those shapes; false when too few
+ * shapes for the terms. */
 static bool collect(const LpShapeSet *set, const LpDeviceNumbers *d,
-                    const char *type, const LpShape *first, Samples *s) {
-  bool compute, side = true, sideKnown = false;
+                    const LpShape *first, bool side, Samples *s) {
   double eff, v = 0;
-  /* fields that are positive numbers in every shape and vary among them */
   s->numFields = 0;
   for (int f = 0; f < first->numFields; f++) {
     double lo = INFINITY, hi = -INFINITY;
     bool numeric = true;
     for (size_t i = 0; numeric && i < set->count; i++) {
       const LpShape *t = &set->items[i];
-      if (strcmp(t->type, type) || !lpEfficiencyOf(d, t, &eff, &compute))
+      if (!onSide(d, t, first, side, &eff))
         continue;
       numeric = f < t->numFields && !strcmp(t->names[f], first->names[f]) &&
                 positiveNumber(t->values[f], &v);
@@ -175,12 +197,8 @@ static bool collect(const LpShapeSet *set, const LpDeviceNumbers *d,
   s->n = 0;
   for (size_t i = 0; i < set->count; i++) {
     const LpShape *t = &set->items[i];
-    if (strcmp(t->type, type) || !lpEfficiencyOf(d, t, &eff, &compute))
+    if (!onSide(d, t, first, side, &eff))
       continue;
-    if (!sideKnown)
-      side = compute, sideKnown = true;
-    if (compute != side)
-      continue; /* calibrate.c's median took this side only */
     for (int j = 0; j < s->numFields; j++) {
       positiveNumber(t->values[s->field[j]], &v);
       s->z[s->n * s->numFields + j] =
@@ -192,30 +210,27 @@ static bool collect(const LpShapeSet *set, const LpDeviceNumbers *d,
          s->n >= (size_t)(kShapesPerTerm * (s->numFields + 1));
 }
 
-static void fitType(const LpShapeSet *set, LpDeviceNumbers *d,
-                    const LpShape *first, Samples *s, double *scratch) {
-  if (!collect(set, d, first->type, first, s))
+static void fitType(const LpShapeSet *set, LpDeviceNumbers *d, const char *type,
+                    Samples *s, double *scratch) {
+  bool compute;
+  const LpShape *first = firstMeasured(set, d, type, &compute);
+  if (!first || !collect(set, d, first, compute, s))
     return;
   double coef[kMaxTerms];
   double law = looLawError(s), median = looMedianError(s, scratch);
-  if (!(law < kBetterBy * median) || !fitLaw(s, -1, coef))
+  /* all of the law's keys or none: the centre efficiency without its
+   * slopes would be a biased median */
+  if (!(law < kBetterBy * median) || !fitLaw(s, -1, coef) ||
+      d->numFitted + 1 + 3 * s->numFields > LP_MAX_FITTED)
     return;
-  bool compute = true;
-  double eff;
-  for (size_t i = 0; i < set->count; i++)
-    if (!strcmp(set->items[i].type, first->type) &&
-        lpEfficiencyOf(d, &set->items[i], &eff, &compute))
-      break;
   char key[sizeof d->fittedKeys[0]];
-  bool ok =
-      lpDeviceSetFitted(d, compute ? "compute_efficiency" : "memory_efficiency",
-                        first->type, exp(coef[0]));
-  for (int j = 0; ok && j < s->numFields; j++) {
-    const char *name = first->names[s->field[j]];
-    snprintf(key, sizeof key, "%s.%s", first->type, name);
-    ok = lpDeviceSetFitted(d, "efficiency_slope", key, coef[j + 1]) &&
-         lpDeviceSetFitted(d, "efficiency_lo", key, s->lo[j]) &&
-         lpDeviceSetFitted(d, "efficiency_hi", key, s->hi[j]);
+  lpDeviceSetFitted(d, compute ? "compute_efficiency" : "memory_efficiency",
+                    type, exp(coef[0]));
+  for (int j = 0; j < s->numFields; j++) {
+    snprintf(key, sizeof key, "%s.%s", type, first->names[s->field[j]]);
+    lpDeviceSetFitted(d, "efficiency_slope", key, coef[j + 1]);
+    lpDeviceSetFitted(d, "efficiency_lo", key, s->lo[j]);
+    lpDeviceSetFitted(d, "efficiency_hi", key, s->hi[j]);
   }
 }
 
@@ -229,7 +244,7 @@ void lpFitEfficiencySlopes(const LpShapeSet *set, LpDeviceNumbers *d) {
     for (size_t j = 0; j < i && first; j++)
       first = strcmp(set->items[j].type, set->items[i].type) != 0;
     if (first)
-      fitType(set, d, &set->items[i], &s, scratch);
+      fitType(set, d, set->items[i].type, &s, scratch);
   }
   free(s.z);
   free(s.y);

@@ -4,9 +4,10 @@
  * of each generatable shape over the range its table showed (4 log-spaced
  * values); refinements put points halfway (geometrically) between a badly
  * predicted point and its neighbours along each axis. Candidates are taken
- * round-robin over their base shapes and axes (the k-th value of every axis
- * of every shape before any (k+1)-th), cheapest first within a round, so a
- * budget that ends early still covers every table and every axis; a point
+ * round-robin over their base shapes and axes (the k-th seed value of every
+ * axis of every shape before any (k+1)-th; a bad shape's refinements, in a
+ * later round, by rank), cheapest first within a round, so a budget that
+ * ends early still covers every table and every axis; a point
  * whose call alone would take more than an eighth of the time left is not
  * measured (LLaMA's 4096 x 11008 GEMMs run 7 s a call through `loops`).
  * Its cost is the base shape's time scaled by the moved axis: kernel time
