@@ -19,7 +19,7 @@
 
 static double factorFor(CmProfile profile, const char *kernel, const char *name,
                         double x) {
-  char key[200];
+  char key[256]; /* latency-profile writes keys of up to 223 characters */
   snprintf(key, sizeof key, "efficiency_slope.%s.%s", kernel, name);
   double slope = cmProfileGetDeviceNumber(profile, key, NAN);
   if (isnan(slope) || !(x > 0))
@@ -48,7 +48,7 @@ double cmEfficiencyScale(CmProfile profile, const CmPolicy *policy,
   /* a fitted law moves the efficiency by a few times at most; a hand-made
    * device.csv with a slope of 50 must not make a latency infinite */
   const double kMaxScale = 1e3;
-  if (!(scale > 0) || isnan(scale))
+  if (!(scale > 0)) /* NaN too */
     return 1;
   return scale > kMaxScale       ? kMaxScale
          : scale < 1 / kMaxScale ? 1 / kMaxScale
