@@ -25,7 +25,7 @@ static int compareDoubles(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static double median(double *values, size_t n) {
+double lpMedian(double *values, size_t n) {
   qsort(values, n, sizeof *values, compareDoubles);
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
@@ -79,10 +79,8 @@ void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
   d->numFitted = 0;
   for (size_t i = 0; own && all[0] && all[1] && i < set->count; i++) {
     const LpShape *s = &set->items[i];
-    bool first = true, compute, typeCompute = false;
+    bool first = lpFirstOfType(set, i), compute, typeCompute = false;
     double f;
-    for (size_t j = 0; j < i && first; j++)
-      first = strcmp(set->items[j].type, s->type) != 0;
     if (lpEfficiencyOf(d, s, &f, &compute))
       all[compute][numAll[compute]++] = f;
     size_t n = 0; /* the type's shapes, once, at its first */
@@ -95,12 +93,12 @@ void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
       }
     if (n)
       add(d, typeCompute ? "compute_efficiency" : "memory_efficiency", s->type,
-          median(own, n));
+          lpMedian(own, n));
   }
   for (int c = 0; c < 2; c++)
     if (numAll[c])
       add(d, c ? "compute_efficiency" : "memory_efficiency", NULL,
-          median(all[c], numAll[c]));
+          lpMedian(all[c], numAll[c]));
   free(own);
   free(all[0]);
   free(all[1]);

@@ -113,11 +113,6 @@ static double predictLaw(const Samples *s, const double *coef, size_t i) {
   return v;
 }
 
-static int compareDoubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* Mean |ln error| of the median of the others, for each sample left out. */
 static double looMedianError(const Samples *s, double *scratch) {
   double sum = 0;
@@ -126,10 +121,7 @@ static double looMedianError(const Samples *s, double *scratch) {
     for (size_t k = 0; k < s->n; k++)
       if (k != i)
         scratch[m++] = s->y[k];
-    qsort(scratch, m, sizeof *scratch, compareDoubles);
-    double median =
-        m % 2 ? scratch[m / 2] : 0.5 * (scratch[m / 2 - 1] + scratch[m / 2]);
-    sum += fabs(median - s->y[i]);
+    sum += fabs(lpMedian(scratch, m) - s->y[i]);
   }
   return sum / (double)s->n;
 }
@@ -239,13 +231,9 @@ void lpFitEfficiencySlopes(const LpShapeSet *set, LpDeviceNumbers *d) {
   s.z = malloc((set->count + 1) * LAT_MAX_FIELDS * sizeof *s.z);
   s.y = malloc((set->count + 1) * sizeof *s.y);
   double *scratch = malloc((set->count + 1) * sizeof *scratch);
-  for (size_t i = 0; s.z && s.y && scratch && i < set->count; i++) {
-    bool first = true;
-    for (size_t j = 0; j < i && first; j++)
-      first = strcmp(set->items[j].type, set->items[i].type) != 0;
-    if (first)
+  for (size_t i = 0; s.z && s.y && scratch && i < set->count; i++)
+    if (lpFirstOfType(set, i))
       fitType(set, d, set->items[i].type, &s, scratch);
-  }
   free(s.z);
   free(s.y);
   free(scratch);

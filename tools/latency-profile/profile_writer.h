@@ -64,6 +64,9 @@ void lpFitEfficiencySlopes(const LpShapeSet *set, LpDeviceNumbers *device);
 bool lpEfficiencyOf(const LpDeviceNumbers *device, const LpShape *s,
                     double *efficiency, bool *compute);
 
+/// Returns the median of the `n` (> 0) `values`, sorting them in place.
+double lpMedian(double *values, size_t n);
+
 /// Sets the fitted device.csv number `key.<type>` (`type` NULL: `key`),
 /// replacing an earlier value; false when full or `value` is not finite.
 bool lpDeviceSetFitted(LpDeviceNumbers *device, const char *key,

@@ -44,3 +44,10 @@ bool lpSameRegime(const LpShape *a, const LpShape *b) {
       return false;
   return true;
 }
+
+bool lpFirstOfType(const LpShapeSet *set, size_t i) {
+  for (size_t j = 0; j < i; j++)
+    if (!strcmp(set->items[j].type, set->items[i].type))
+      return false;
+  return true;
+}

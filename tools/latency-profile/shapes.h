@@ -71,6 +71,9 @@ bool lpIsRegimeField(const char *name, const char *value);
 /// Returns true when `a` and `b` agree on every regime key.
 bool lpSameRegime(const LpShape *a, const LpShape *b);
 
+/// True when no shape before `i` in `set` has shape `i`'s kernel type.
+bool lpFirstOfType(const LpShapeSet *set, size_t i);
+
 /// Releases what `set` owns.
 void lpShapeSetFree(LpShapeSet *set);
 

@@ -40,6 +40,11 @@ typedef struct {
   size_t count, capacity;
 } Candidates;
 
+static double axisValue(const LpShape *s, const char *axis) {
+  const char *v = lpShapeField(s, axis);
+  return v ? strtod(v, NULL) : NAN;
+}
+
 static void push(Candidates *c, const LpShapeSet *set, int base, int order,
                  const char *axis, double value) {
   if (c->count == c->capacity) {
@@ -56,8 +61,7 @@ static void push(Candidates *c, const LpShapeSet *set, int base, int order,
   snprintf(x->axis, sizeof x->axis, "%s", axis);
   x->value = value;
   const LpShape *s = &set->items[base];
-  const char *own = lpShapeField(s, axis);
-  double from = own ? strtod(own, NULL) : 0;
+  double from = axisValue(s, axis); /* NaN when absent */
   x->costUs = from > 0 ? s->result.us * value / from : s->result.us;
 }
 
@@ -68,11 +72,6 @@ static double snap(const char *axis, double v) {
     return r < 1 ? 1 : r * r;
   }
   return v < 1 ? 1 : round(v);
-}
-
-static double axisValue(const LpShape *s, const char *axis) {
-  const char *v = lpShapeField(s, axis);
-  return v ? strtod(v, NULL) : NAN;
 }
 
 /* The range of `axis` over the measured shapes of `s`'s table and regime,
