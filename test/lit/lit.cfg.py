@@ -19,6 +19,7 @@ if config.asan_runtime:
     mlir_opt = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 %s" % (
         config.asan_runtime, mlir_opt)
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    config.available_features.add("asan")
 
 config.substitutions += [
     ("%mlir_opt", mlir_opt),

@@ -48,15 +48,17 @@ static bool number(const char *text, double *out) {
 /* Reads the option at argv[*i] (and its value); false on a bad one. */
 static bool parseOption(Args *a, int argc, char **argv, int *i) {
   const char *name = argv[*i];
-  static const char *const flags[] = {"--validate", "--sweep", "--no-isolated",
-                                      "--fusion-rules", "--validate-fusion"};
-  for (int f = 0; f < 5; f++)
+  static const char *const flags[] = {"--validate",        "--sweep",
+                                      "--no-isolated",     "--fusion-rules",
+                                      "--validate-fusion", "--fresh-memory"};
+  for (int f = 0; f < 6; f++)
     if (!strcmp(name, flags[f])) {
       a->validate |= f == 0;
       a->options.sweep |= f == 1;
       a->options.isolated &= f != 2;
       a->options.fusionRules |= f == 3;
       a->validateFusion |= f == 4;
+      a->run.freshMemory |= f == 5; /* the driver's to its kernel children */
       return true;
     }
   if (*i + 1 >= argc)
@@ -146,7 +148,18 @@ static bool parseArgs(Args *a, int argc, char **argv) {
   return pathsFit(a);
 }
 
+static bool asksForHelp(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+      return true;
+  return false;
+}
+
 int main(int argc, char **argv) {
+  if (asksForHelp(argc, argv)) {
+    fputs(usage, stdout);
+    return 0;
+  }
   Args a;
   int status = 2;
   if (!parseArgs(&a, argc, argv)) {

@@ -72,6 +72,8 @@ void lpMeasureFile(const LpMeasureConfig *config, const char *file,
   argv[n++] = reps;
   argv[n++] = "--target-cv";
   argv[n++] = cv;
+  if (config->freshMemory)
+    argv[n++] = "--fresh-memory";
   if (config->wallClock) {
     argv[n++] = "--clock";
     argv[n++] = "wall";

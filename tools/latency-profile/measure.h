@@ -13,6 +13,7 @@ typedef struct {
   double targetCv;       /* stop once the CV is below (0.025 = 2.5%)   */
   double timeoutSeconds; /* the child is killed after this             */
   bool wallClock;        /* time the wall clock, not the thread's CPU  */
+  bool freshMemory;      /* a kernel: memory as in a whole run (runner.h) */
 } LpMeasureConfig;
 
 /// The outcome of one measurement.

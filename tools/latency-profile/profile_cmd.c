@@ -29,6 +29,7 @@ void lpKernelConfig(LpMeasureConfig *config, const LpOptions *o,
   perShape = perShape < 0.1 ? 0.1 : perShape > 2.0 ? 2.0 : perShape;
   config->pipeline = o->pipeline;
   config->wallClock = o->wallClock;
+  config->freshMemory = true; /* a kernel pays for pages as in a whole run */
   config->maxSeconds = perShape;
   config->repSeconds = perShape / 5 < 0.05 ? perShape / 5 : 0.05;
   config->minReps = 5;

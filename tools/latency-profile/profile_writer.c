@@ -187,6 +187,8 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
   lpCsvCell(out, info->cpu);
   fprintf(out, "\nthreads,%d\nmlir_version,%s\nclock,%s\n", info->threads,
           info->mlirVersion, info->clock);
+  /* every kernel was measured with --fresh-memory (allocator.h) */
+  fputs("kernel_memory,fresh\n", out);
   for (int i = 0; i < d->numDtypes; i++)
     if (d->peakFlops[i] > 0)
       fprintf(out, "peak_flops.%s,%.6g\n", d->dtypes[i], d->peakFlops[i]);

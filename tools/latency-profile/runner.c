@@ -8,6 +8,7 @@
  *===----------------------------------------------------------------------===*/
 #include "runner.h"
 
+#include "allocator.h"
 #include "buffers.h"
 #include "constants.h"
 #include "mlir_host.h"
@@ -279,6 +280,7 @@ int lpRunMain(const LpRunOptions *options) {
   static Run run; /* large; lives as long as the process */
   memset(&run, 0, sizeof run);
   run.options = options;
+  lpAllocatorSetUp(options->freshMemory);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, (size_t)1 << 30);

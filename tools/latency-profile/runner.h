@@ -7,6 +7,12 @@
  *   ok us=<median> cv=<percent> reps=<n> calls=<per rep> lowering=<name>
  *   error <stage>: <reason>
  *
+ * The generated code allocates from glibc's main arena, as it does in
+ * `mlir-runner` or any single-threaded program that calls the model, and a
+ * kernel measured with `--fresh-memory` gets freshly mapped pages for
+ * every buffer it allocates on every call, as it does inside a whole run
+ * (allocator.h says why).
+ *
  *===----------------------------------------------------------------------===*/
 #ifndef LATENCY_PROFILE_RUNNER_H
 #define LATENCY_PROFILE_RUNNER_H
@@ -19,6 +25,7 @@ typedef struct {
   const char *entry;      /* function to call; NULL: the last with a body */
   const char *pipeline;   /* "loops", "vectorized" or a pipeline string   */
   const char *kernelType; /* for the crash-test hook; may be NULL         */
+  bool freshMemory;       /* every call's buffers freshly mapped          */
   LpTimingOptions timing;
 } LpRunOptions;
 

@@ -224,6 +224,7 @@ static void validateModel(Validation *v, size_t index, LpValidatedModel *m) {
   lpKernelConfig(&config, v->o, 1);
   config.pipeline = v->session.pipeline;
   config.maxSeconds = v->o->budget > 0 ? v->o->budget / 4 : 10;
+  config.freshMemory = false; /* the allocator as any program leaves it */
   snprintf(log, sizeof log, "%s/model-%zu.log", v->session.work, index);
   measureWhole(&config, m->path, v->o->entry, log, m);
   if (!m->whole.ok)

@@ -1,0 +1,30 @@
+/*===- allocator.h - the allocator the generated code sees ----------------===*
+ *
+ * What a kernel costs inside a whole model depends on where its buffers
+ * come from. A whole run frees everything it allocated when it returns;
+ * glibc then gives the top of its heap back to the kernel (the peak of a
+ * real model is far above the trim threshold), and the next run touches
+ * freshly mapped, zero-filled pages again. A kernel called over and over
+ * on its own never crosses the threshold and reuses warm pages. On this
+ * project's 2-core EPYC VM the difference was 2x for layers that transpose
+ * their weights at run time (BERT's linear layers: a 9.4 MB buffer per
+ * call): one FFN block ran 73 ms as two kernels alone and 158-167 ms as a
+ * whole run in `mlir-runner`. docs/profiling.md has the figures.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef LATENCY_PROFILE_ALLOCATOR_H
+#define LATENCY_PROFILE_ALLOCATOR_H
+
+#include <stdbool.h>
+
+/// Sets up the child's allocator before any thread starts: one arena (the
+/// main one), so the code JIT-compiled into the measuring thread allocates
+/// as the single-threaded programs that run models do; with `freshMemory`,
+/// every buffer of 128 KiB or more is mapped on allocation and unmapped on
+/// free, and the heap's top is given back on every free, so each call of a
+/// kernel pays for fresh pages as it does within a whole run. Does nothing
+/// where the C library has no such settings (and under sanitizers, whose
+/// allocators ignore them).
+void lpAllocatorSetUp(bool freshMemory);
+
+#endif /* LATENCY_PROFILE_ALLOCATOR_H */
