@@ -259,11 +259,35 @@ static bool sharedRightOperand(const LatGraph *g, MlirOperation op,
   return false;
 }
 
+/* True when the kernel transposes the right operand of matmul `op` at run
+ * time: a transpose of it (through up to six views, broadcasts or copies)
+ * was folded into the kernel. Such a kernel writes a transposed copy of
+ * its weight on every call, which a pipeline that does not absorb the
+ * transpose (the host's `loops`) pays for in full: on a host profile it is
+ * a regime of its own (`weight_transposed`, docs/profile-format.md). */
+static bool rightOperandTransposed(const LatGraph *g, MlirOperation op,
+                                   int kernel) {
+  MlirValue v = latOperand(op, 1);
+  for (int step = 0; step < 6 && !mlirValueIsNull(v); step++) {
+    int p = latGraphValueProducer(g, v);
+    if (p < 0 || g->nodes[p].kernel != kernel)
+      return false;
+    LatClassId cls = g->nodes[p].cls.id;
+    if (cls == LAT_CLASS_TRANSPOSE)
+      return true;
+    if (g->nodes[p].cls.role != LAT_ROLE_VIEW && cls != LAT_CLASS_BROADCAST &&
+        cls != LAT_CLASS_COPY)
+      return false;
+    v = latOperand(g->nodes[p].op, 0);
+  }
+  return false;
+}
+
 /* A matmul's m, n, k (and batch). A batch whose right operand is shared
  * folds into m: one GEMM of (batch x m) rows, as devices run linear
  * layers, answered from the GEMM tables. */
 static void describeMatmul(const LatGraph *g, LatKernel *k, MlirOperation op,
-                           bool *batched) {
+                           int kernel, bool *batched) {
   MatmulShape s;
   if (!matmulShape(op, &s))
     return;
@@ -277,6 +301,7 @@ static void describeMatmul(const LatGraph *g, LatKernel *k, MlirOperation op,
   addField(k, "k", s.k);
   if (s.batch > 1)
     addField(k, "batch", s.batch);
+  addField(k, "weight_transposed", rightOperandTransposed(g, op, kernel));
   int used =
       snprintf(k->axes, sizeof k->axes, "m=%.0f n=%.0f k=%.0f", s.m, s.n, s.k);
   if (s.batch > 1)
@@ -619,7 +644,7 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   else if (rootNode->group >= 0 && rootNode->groupClass == LAT_CLASS_ATTENTION)
     attention = describeAttention(g, k, attentionScores(g, k->root));
   else if (rootNode->cls.id == LAT_CLASS_MATMUL)
-    describeMatmul(g, k, root, &batched);
+    describeMatmul(g, k, root, kernel, &batched);
   else if (rootNode->cls.id == LAT_CLASS_CONV2D ||
            rootNode->cls.id == LAT_CLASS_DEPTHWISE_CONV2D ||
            rootNode->cls.id == LAT_CLASS_TRANSPOSE_CONV2D)

@@ -2,7 +2,9 @@
  *
  * Families: conv2d / depthwise_conv2d (NCHW, square output and window,
  * padding k/2 by tensor.pad) with any of +batchnorm, +add, +relu in that
- * order; matmul with any of +add (a bias), +relu; and the elementwise relu,
+ * order; matmul with any of +add (a bias), +relu, its weight an argument
+ * [k, n] or, when the shape says `weight_transposed=1`, [n, k] transposed
+ * by a linalg.transpose on every call; and the elementwise relu,
  * add and mul over `elements`. Weights and parameters are arguments, so
  * nothing folds. The text is generated; the pass's detection decides what
  * it is (generated rows are keyed by what it finds, shapes.c).
@@ -235,20 +237,30 @@ static bool matmul(Text *t, const Family *f, const LpShape *s, const char *axis,
   long k = field(s, "k", axis, value);
   if (m < 1 || n < 1 || k < 1 || lpShapeField(s, "batch"))
     return false;
-  char a[64], w[64], out[64], bias[48];
+  const char *transposed = lpShapeField(s, "weight_transposed");
+  bool transpose = transposed && !strcmp(transposed, "1");
+  char a[64], w[64], wArg[64], out[64], bias[48];
   snprintf(a, sizeof a, "tensor<%ldx%ldx%s>", m, k, T);
   snprintf(w, sizeof w, "tensor<%ldx%ldx%s>", k, n, T);
+  snprintf(wArg, sizeof wArg, "tensor<%ldx%ldx%s>", transpose ? n : k,
+           transpose ? k : n, T);
   snprintf(out, sizeof out, "tensor<%ldx%ldx%s>", m, n, T);
   snprintf(bias, sizeof bias, "tensor<%ldx%s>", n, T);
   put(t, "#id = affine_map<(d0, d1) -> (d0, d1)>\n"
          "#ch = affine_map<(d0, d1) -> (d1)>\n");
-  header(t, f, a, w, bias, bias, out);
+  header(t, f, a, wArg, bias, bias, out);
+  if (transpose)
+    put(t,
+        "  %%we = tensor.empty() : %s\n"
+        "  %%wt = linalg.transpose ins(%%w0 : %s) outs(%%we : %s) "
+        "permutation = [1, 0]\n",
+        w, wArg, w);
   put(t,
       "  %%cst = arith.constant 0.0 : %s\n"
       "  %%e = tensor.empty() : %s\n"
       "  %%f = linalg.fill ins(%%cst : %s) outs(%%e : %s) -> %s\n"
-      "  %%v = linalg.matmul ins(%%x0, %%w0 : %s, %s) outs(%%f : %s) -> %s\n",
-      T, out, T, out, out, a, w, out, out);
+      "  %%v = linalg.matmul ins(%%x0, %%%s : %s, %s) outs(%%f : %s) -> %s\n",
+      T, out, T, out, out, transpose ? "wt" : "w0", a, w, out, out);
   put(t, "  return %%%s : %s\n}\n", epilogues(t, f, T, out, bias, bias, 2),
       out);
   return true;

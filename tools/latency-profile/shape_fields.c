@@ -25,9 +25,9 @@ const char *lpShapeField(const LpShape *shape, const char *name) {
 }
 
 bool lpIsRegimeField(const char *name, const char *value) {
-  static const char *const exact[] = {"dtype",  "kv_dtype", "stride",
-                                      "window", "head_dim", "kv_heads",
-                                      "groups"};
+  static const char *const exact[] = {"dtype",  "kv_dtype",         "stride",
+                                      "window", "head_dim",         "kv_heads",
+                                      "groups", "weight_transposed"};
   for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
     if (!strcmp(name, exact[i]))
       return true;
