@@ -104,8 +104,36 @@ TEST(few_shapes_get_no_slopes) {
   CHECK(fitted(&d, "compute_efficiency.matmul+add") > 0);
 }
 
+/* Shape `s` as a kernel that transposes its weight on every call. */
+static void transposeWeight(LpShape *s, bool transposed) {
+  snprintf(s->names[4], sizeof s->names[4], "weight_transposed");
+  snprintf(s->values[4], sizeof s->values[4], "%d", transposed);
+  s->numFields = 5;
+}
+
+/* Kernels that transpose their weight on every call (ten times slower
+ * here, as a fresh copy costs through `loops`) are left out of the fit:
+ * the plain ones' efficiency and no slopes, though they outnumber them. */
+TEST(transposed_weights_are_left_out_of_the_fit) {
+  LpShape shapes[25];
+  double ns[] = {16, 64, 256, 1024, 4096}, ks[] = {32, 64, 128, 256, 512};
+  for (int i = 0; i < 25; i++) {
+    bool transposed = i % 5 != 0;
+    matmulShape(&shapes[i], 8, ns[i / 5], ks[i % 5],
+                transposed ? 0.025 * pow(ns[i / 5] / 256, -0.5) : 0.25);
+    transposeWeight(&shapes[i], transposed);
+  }
+  LpShapeSet set = {shapes, 25, 25};
+  LpDeviceNumbers d = device();
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.matmul+add"), 0.25, 1e-9);
+  CHECK_NEAR(fitted(&d, "compute_efficiency"), 0.25, 1e-9);
+  CHECK(isnan(fitted(&d, "efficiency_slope.matmul+add.n")));
+}
+
 int main(void) {
   return RUN_TESTS(T(power_law_is_fitted_where_it_predicts_better),
                    T(constant_efficiency_keeps_the_median_and_no_slopes),
-                   T(few_shapes_get_no_slopes));
+                   T(few_shapes_get_no_slopes),
+                   T(transposed_weights_are_left_out_of_the_fit));
 }

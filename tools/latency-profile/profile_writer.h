@@ -60,7 +60,8 @@ void lpFitEfficiencySlopes(const LpShapeSet *set, LpDeviceNumbers *device);
 
 /// The share of the roofline's time at full peak that shape `s` took
 /// (its efficiency), and whether it is compute-bound at peak; false when
-/// the shape says nothing (not measured, no work).
+/// the shape says nothing (not measured, no work, or a weight transposed
+/// on every call: calibrate.c).
 bool lpEfficiencyOf(const LpDeviceNumbers *device, const LpShape *s,
                     double *efficiency, bool *compute);
 
