@@ -57,7 +57,10 @@ void lpMeasureFile(const LpMeasureConfig *config, const char *file,
   snprintf(max, sizeof max, "%g", config->maxSeconds);
   snprintf(reps, sizeof reps, "%d", config->minReps);
   snprintf(cv, sizeof cv, "%g", config->targetCv);
-  char *argv[20];
+  /* 13 fixed, up to 7 optional (fresh memory, clock, entry, kernel type),
+   * the NULL: every option below must be counted here */
+  enum { kChildArgs = 13 + 7 + 1 };
+  char *argv[kChildArgs];
   int n = 0;
   argv[n++] = "latency-profile";
   argv[n++] = "--run";
