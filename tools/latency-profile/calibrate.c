@@ -49,9 +49,8 @@ bool lpEfficiencyOf(const LpDeviceNumbers *d, const LpShape *s, double *out,
   double peak = peakFor(d, lpShapeField(s, "dtype"));
   double tc = peak > 0 && s->flops > 0 ? s->flops / peak : 0;
   double tm = d->memBw > 0 && s->bytes > 0 ? s->bytes / d->memBw : 0;
-  const char *transposed = lpShapeField(s, "weight_transposed");
   if (!s->result.ok || s->result.us <= 0 || (tc <= 0 && tm <= 0) ||
-      (transposed && !strcmp(transposed, "1")))
+      lpTransposesWeight(s))
     return false;
   *compute = tc >= tm;
   *out = (*compute ? tc : tm) / (s->result.us * 1e-6);

@@ -24,6 +24,11 @@ const char *lpShapeField(const LpShape *shape, const char *name) {
   return NULL;
 }
 
+bool lpTransposesWeight(const LpShape *shape) {
+  const char *value = lpShapeField(shape, "weight_transposed");
+  return value && !strcmp(value, "1");
+}
+
 bool lpIsRegimeField(const char *name, const char *value) {
   static const char *const exact[] = {"dtype",  "kv_dtype",         "stride",
                                       "window", "head_dim",         "kv_heads",

@@ -63,6 +63,10 @@ bool lpShapeSetAddModel(LpShapeSet *set, LpHost *host, CmProfile rules,
 /// Returns the value of field `name` of `shape`, or NULL.
 const char *lpShapeField(const LpShape *shape, const char *name);
 
+/// True when `shape` is a matmul that transposes its weight on every call
+/// (its `weight_transposed` field is 1: passes/describe.c).
+bool lpTransposesWeight(const LpShape *shape);
+
 /// Returns true when field `name` (value `value`) is a regime key of its
 /// table: matched exactly, never interpolated (element types, stride,
 /// window, head_dim, kv_heads, groups, any text); other fields are axes.
