@@ -15,6 +15,12 @@
  * the fixed cost reported as launch_us. A GEMM whose kernel has a
  * tile_bandwidth (and a device with sm_count) takes its compute side from
  * the tile model instead (gemm_tiles.c), its waves included there.
+ * A matmul whose query says weight_transposed=1 writes a transposed copy
+ * of its weight on every call, which a pipeline that does not absorb the
+ * transpose pays per byte: with a device.csv `weight_copy_ns_per_byte`
+ * (per kernel and dtype as above) it adds weight bytes x rate once the
+ * weight reaches `weight_copy_min_bytes` (latency-profile fits both:
+ * tools/latency-profile/calibrate_weight_copy.c), also part of launch_us.
  * Bytes are those crossing the kernel boundary (the caller's job for fused
  * kernels). With only one of the two bounds known, that one answers and the
  * reason says what was missing.
@@ -24,6 +30,9 @@
 
 #include "answer.h"
 #include "gemm_tiles.h"
+#include "work.h"
+
+#include "latency/dtype.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -68,6 +77,31 @@ static double waveCost(CmProfile profile, const char *kernel, const char *dtype,
   double wave = cmRooflineDeviceNumber(profile, "wave_us", kernel, dtype, 0);
   double tiles = kernel && value ? cmBuiltinTiles(kernel, value, context) : NAN;
   return sms >= 1 && tiles > 0 && wave > 0 ? wave * ceil(tiles / sms) : 0;
+}
+
+/* The time a matmul spends writing the transposed copy of its weight that
+ * its query says it makes (weight_transposed=1), us: weight bytes (n x k x
+ * batch elements) x weight_copy_ns_per_byte from weight_copy_min_bytes on;
+ * 0 for every other kernel and profiles without the rate (every shipped
+ * GPU profile). */
+static double weightCopyUs(CmProfile profile, const char *kernel,
+                           const char *dtype, CmValueFn value,
+                           const void *context, CmEstimate *out) {
+  if (!kernel || !value || value(context, "weight_transposed") != 1 ||
+      !(cmKernelIs(kernel, "matmul") || cmKernelIs(kernel, "batch_matmul")))
+    return 0;
+  double rate = cmRooflineDeviceNumber(profile, "weight_copy_ns_per_byte",
+                                       kernel, dtype, 0);
+  double size = dtype ? cmDtypeGetSize(dtype) : 0;
+  double batch = value(context, "batch");
+  double bytes = value(context, "n") * value(context, "k") *
+                 (isnan(batch) ? 1 : batch) * size;
+  if (!(rate > 0) || !(bytes > 0) ||
+      bytes < cmProfileGetDeviceNumber(profile, "weight_copy_min_bytes", 0))
+    return 0;
+  cmEstimateAddReason(out, "roofline: + %.4g us transposed weight copy",
+                      bytes * rate * 1e-3);
+  return bytes * rate * 1e-3;
 }
 
 /* The GEMM tile model's compute time under the efficiencies the caller
@@ -134,6 +168,7 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                    : isnan(tiled) ? flops / (peak * computeEff) * 1e6
                                   : tiled;
   out->memoryUs = haveMemory ? bytes / (bandwidth * memoryEff) * 1e6 : 0;
+  launch += weightCopyUs(profile, kernel, dtype, value, context, out);
   out->launchUs = launch;
   out->bound = out->computeUs >= out->memoryUs && haveCompute ? CM_BOUND_COMPUTE
                                                               : CM_BOUND_MEMORY;

@@ -1,12 +1,15 @@
 /*===- test_calibrate.c - the host roofline's fitted efficiencies ----------===*
  *
  * latency-profile's calibration (tools/latency-profile/calibrate.c,
- * calibrate_slopes.c) on shapes built here with known measured times: the
- * median efficiency per type, and the power law along the axes kept only
- * where it predicts the shapes better than the median does.
+ * calibrate_slopes.c, calibrate_weight_copy.c) on shapes built here with
+ * known measured times: the median efficiency per type, the power law
+ * along the axes kept only where it predicts the shapes better than the
+ * median does, and the per-byte cost of a weight transposed per call.
  *
  *===----------------------------------------------------------------------===*/
 #include "harness.h"
+
+#include "allocator.h"
 #include "profile_writer.h"
 
 #include <stdlib.h>
@@ -131,9 +134,52 @@ TEST(transposed_weights_are_left_out_of_the_fit) {
   CHECK(isnan(fitted(&d, "efficiency_slope.matmul+add.n")));
 }
 
+/* The copy a transposed weight costs: shapes that took 5 ns per weight
+ * byte beyond the plain roofline (whose efficiency the plain shapes give)
+ * from LP_FRESH_MAPPING_BYTES on, and 50 ns/B below it, where the heap
+ * serves the copy: the fitted rate is 5 per type and device-wide, and the
+ * plain efficiency is the plain shapes'. */
+TEST(transposed_weights_fit_the_copy_rate_above_the_mapping_threshold) {
+  LpShape shapes[25];
+  double ns[] = {16, 64, 256, 1024, 4096}, ks[] = {32, 64, 128, 256, 512};
+  int large = 0;
+  for (int i = 0; i < 25; i++) {
+    bool transposed = i % 5 != 0;
+    matmulShape(&shapes[i], 8, ns[i / 5], ks[i % 5], 0.25);
+    transposeWeight(&shapes[i], transposed);
+    double bytes = lpWeightBytes(&shapes[i]);
+    CHECK(bytes == ns[i / 5] * ks[i % 5] * 4);
+    bool mapped = bytes >= LP_FRESH_MAPPING_BYTES;
+    large += transposed && mapped;
+    if (transposed)
+      shapes[i].result.us += bytes * (mapped ? 5 : 50) * 1e-3;
+  }
+  CHECK(large >= 5); /* the test means something */
+  LpShapeSet set = {shapes, 25, 25};
+  LpDeviceNumbers d = device();
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.matmul+add"), 0.25, 1e-9);
+  CHECK_NEAR(fitted(&d, "weight_copy_ns_per_byte.matmul+add"), 5, 1e-6);
+  CHECK_NEAR(fitted(&d, "weight_copy_ns_per_byte"), 5, 1e-6);
+}
+
+/* Without transposed shapes there is no rate to fit. */
+TEST(plain_weights_fit_no_copy_rate) {
+  LpShape shapes[4];
+  for (int i = 0; i < 4; i++)
+    matmulShape(&shapes[i], 8, 256 << i, 512, 0.25);
+  LpShapeSet set = {shapes, 4, 4};
+  LpDeviceNumbers d = device();
+  lpFitEfficiencies(&set, &d);
+  CHECK(isnan(fitted(&d, "weight_copy_ns_per_byte")));
+}
+
 int main(void) {
-  return RUN_TESTS(T(power_law_is_fitted_where_it_predicts_better),
-                   T(constant_efficiency_keeps_the_median_and_no_slopes),
-                   T(few_shapes_get_no_slopes),
-                   T(transposed_weights_are_left_out_of_the_fit));
+  return RUN_TESTS(
+      T(power_law_is_fitted_where_it_predicts_better),
+      T(constant_efficiency_keeps_the_median_and_no_slopes),
+      T(few_shapes_get_no_slopes),
+      T(transposed_weights_are_left_out_of_the_fit),
+      T(transposed_weights_fit_the_copy_rate_above_the_mapping_threshold),
+      T(plain_weights_fit_no_copy_rate));
 }

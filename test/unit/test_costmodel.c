@@ -225,6 +225,49 @@ TEST(efficiency_slopes_scale_the_roofline_inside_their_range) {
   cmProfileDestroy(p);
 }
 
+/* A host profile's weight copy (latency-profile, calibrate_weight_copy.c):
+ * a matmul whose query says weight_transposed=1 pays weight bytes x
+ * weight_copy_ns_per_byte on top of its roofline, from
+ * weight_copy_min_bytes on; the plain regime and a smaller weight do not.
+ * bf16 weights: n = k = 512 is 512 KiB, n = k = 128 is 32 KiB. */
+TEST(transposed_weight_pays_its_copy_in_the_roofline) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/weight-copy", scratch);
+  static const char policy[] = "kernel,axes,regime,transform\n"
+                               "matmul,m n k,dtype weight_transposed,\n";
+  static const char table[] =
+      "kernel,dtype,m,n,k,weight_transposed,latency_us\n"
+      "matmul,bf16,1,64,64,0,10\n"
+      "matmul,bf16,2,64,64,1,20\n";
+  CHECK(testMakeProfile(dir, policy, table));
+  CHECK(testWriteFile(dir, "device.csv",
+                      "key,value\npeak_flops.bf16,1e15\nmem_bw,1e12\n"
+                      "launch_us,2\nweight_copy_ns_per_byte.matmul,5\n"
+                      "weight_copy_min_bytes,131072\n"));
+  CmProfile p;
+  CHECK(testLoadProfile(dir, &p));
+  const char *sizes[] = {"512", "128"};
+  double copyUs[] = {512.0 * 512 * 2 * 5 * 1e-3, 0};
+  for (int i = 0; i < 2; i++) {
+    CmEstimate e[2];
+    for (int t = 0; t < 2; t++) {
+      CmField fields[] = {{"dtype", "bf16"},
+                          {"m", "4"},
+                          {"n", sizes[i]},
+                          {"k", sizes[i]},
+                          {"weight_transposed", t ? "1" : "0"}};
+      CmQuery q = {"matmul+add", fields, 5, -1, -1};
+      CHECK(cmProfileEstimate(p, &q, NULL, &e[t], NULL) == CM_OK);
+      CHECK(e[t].source == CM_SOURCE_ROOFLINE);
+    }
+    CHECK_NEAR(e[1].latencyUs - e[0].latencyUs, copyUs[i], 1e-9);
+    CHECK_NEAR(e[1].launchUs, 2 + copyUs[i], 1e-9);
+    CHECK((strstr(e[1].reason, "transposed weight copy") != NULL) == (i == 0));
+    CHECK(strstr(e[0].reason, "transposed weight copy") == NULL);
+  }
+  cmProfileDestroy(p);
+}
+
 TEST(fused_kernel_uses_anchor_table_and_says_so) {
   CmProfile p = profileWith("alias", NULL, kLine);
   CmEstimate e = ask(p, "matmul+add", "2", "64", "64", true);
@@ -462,6 +505,7 @@ int main(int argc, char **argv) {
                    T(efficiency_slopes_scale_the_roofline_inside_their_range),
                    T(max_simplex_span_leaves_wide_simplices_to_the_roofline),
                    T(per_kernel_device_values_override_device_wide_ones),
+                   T(transposed_weight_pays_its_copy_in_the_roofline),
                    T(fused_kernel_uses_anchor_table_and_says_so),
                    T(two_d_delaunay_on_a_plane),
                    T(three_d_delaunay_in_a_volume),

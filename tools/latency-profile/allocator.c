@@ -6,17 +6,15 @@
 #include <malloc.h>
 #endif
 
-/* glibc's own default threshold: below it a buffer comes from the heap in
- * a whole run too. Setting it also stops glibc from raising it after the
- * first free of a large buffer, which is what lets a kernel alone reuse
- * warm pages. */
-enum { kFreshMappingBytes = 128 * 1024 };
+/* LP_FRESH_MAPPING_BYTES is glibc's own default threshold. Setting it also
+ * stops glibc from raising it after the first free of a large buffer, which
+ * is what lets a kernel alone reuse warm pages. */
 
 void lpAllocatorSetUp(bool freshMemory) {
 #if defined(__GLIBC__) && defined(M_ARENA_MAX)
   mallopt(M_ARENA_MAX, 1);
   if (freshMemory) {
-    mallopt(M_MMAP_THRESHOLD, kFreshMappingBytes);
+    mallopt(M_MMAP_THRESHOLD, LP_FRESH_MAPPING_BYTES);
     mallopt(M_TRIM_THRESHOLD, 0);
   }
 #else

@@ -17,6 +17,11 @@
 
 #include <stdbool.h>
 
+/// Buffers of this many bytes or more are mapped per call in a kernel child
+/// with fresh memory (glibc's default threshold: below it a buffer comes
+/// from the heap in a whole run too). device.csv's `weight_copy_min_bytes`.
+enum { LP_FRESH_MAPPING_BYTES = 128 * 1024 };
+
 /// Sets up the child's allocator before any thread starts: one arena (the
 /// main one), so the code JIT-compiled into the measuring thread allocates
 /// as the single-threaded programs that run models do; with `freshMemory`,

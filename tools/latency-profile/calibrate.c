@@ -17,7 +17,9 @@
  * fresh pages, which the roofline does not model, and would pull the
  * efficiency of its type's plain kernels down with it (MobileNet-V2's
  * classifier held out at the kernel level: +449% with them, +50%
- * without). Its own regime's table answers it near the shapes measured.
+ * without). Its own regime's table answers it near the shapes measured;
+ * elsewhere the roofline adds the copy at the rate fitted from those
+ * shapes once the efficiencies are known (calibrate_weight_copy.c).
  *
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
@@ -37,7 +39,7 @@ double lpMedian(double *values, size_t n) {
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-static double peakFor(const LpDeviceNumbers *d, const char *dtype) {
+double lpDevicePeak(const LpDeviceNumbers *d, const char *dtype) {
   for (int i = 0; dtype && i < d->numDtypes; i++)
     if (!strcmp(d->dtypes[i], dtype))
       return d->peakFlops[i];
@@ -46,7 +48,7 @@ static double peakFor(const LpDeviceNumbers *d, const char *dtype) {
 
 bool lpEfficiencyOf(const LpDeviceNumbers *d, const LpShape *s, double *out,
                     bool *compute) {
-  double peak = peakFor(d, lpShapeField(s, "dtype"));
+  double peak = lpDevicePeak(d, lpShapeField(s, "dtype"));
   double tc = peak > 0 && s->flops > 0 ? s->flops / peak : 0;
   double tm = d->memBw > 0 && s->bytes > 0 ? s->bytes / d->memBw : 0;
   if (!s->result.ok || s->result.us <= 0 || (tc <= 0 && tm <= 0) ||
@@ -111,4 +113,5 @@ void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
   free(all[0]);
   free(all[1]);
   lpFitEfficiencySlopes(set, d);
+  lpFitWeightCopy(set, d);
 }

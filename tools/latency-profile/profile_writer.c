@@ -10,6 +10,7 @@
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
 
+#include "allocator.h"
 #include "files.h"
 #include "pipelines.h"
 
@@ -187,8 +188,10 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
   lpCsvCell(out, info->cpu);
   fprintf(out, "\nthreads,%d\nmlir_version,%s\nclock,%s\n", info->threads,
           info->mlirVersion, info->clock);
-  /* every kernel was measured with --fresh-memory (allocator.h) */
-  fputs("kernel_memory,fresh\n", out);
+  /* every kernel was measured with --fresh-memory (allocator.h): a weight
+     transposed per call pays weight_copy_ns_per_byte from this size on */
+  fprintf(out, "kernel_memory,fresh\nweight_copy_min_bytes,%d\n",
+          LP_FRESH_MAPPING_BYTES);
   for (int i = 0; i < d->numDtypes; i++)
     if (d->peakFlops[i] > 0)
       fprintf(out, "peak_flops.%s,%.6g\n", d->dtypes[i], d->peakFlops[i]);

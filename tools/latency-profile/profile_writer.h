@@ -48,7 +48,8 @@ typedef struct {
 /// Fits the roofline's efficiencies to the measured shapes of `set`
 /// (calibrate.c): per kernel type, and device-wide, so that a kernel the
 /// tables cannot answer gets the speed this pipeline reaches on its kind;
-/// then their slopes along the axes (lpFitEfficiencySlopes).
+/// then their slopes along the axes (lpFitEfficiencySlopes), then what a
+/// weight transposed on every call costs (lpFitWeightCopy).
 void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *device);
 
 /// Per kernel type, the efficiency as a power law of the shape's numeric
@@ -57,6 +58,21 @@ void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *device);
 /// `efficiency_lo` and `efficiency_hi.<type>.<field>`, and the type's
 /// efficiency at the centre of its range.
 void lpFitEfficiencySlopes(const LpShapeSet *set, LpDeviceNumbers *device);
+
+/// From the matmuls of `set` that transpose a weight of at least
+/// LP_FRESH_MAPPING_BYTES on every call, the time they took beyond the
+/// calibrated roofline per weight byte: the median per kernel type and
+/// over all of them, `weight_copy_ns_per_byte[.<type>]` in ns/B
+/// (calibrate_weight_copy.c). Needs the efficiencies fitted first.
+void lpFitWeightCopy(const LpShapeSet *set, LpDeviceNumbers *device);
+
+/// The bytes of matmul shape `s`'s weight (n x k x batch elements of its
+/// dtype); 0 when the shape does not say.
+double lpWeightBytes(const LpShape *s);
+
+/// The device's peak FLOP/s for `dtype`: the first dtype's when it has
+/// none for it, 0 when it has none at all.
+double lpDevicePeak(const LpDeviceNumbers *device, const char *dtype);
 
 /// The share of the roofline's time at full peak that shape `s` took
 /// (its efficiency), and whether it is compute-bound at peak; false when

@@ -1,0 +1,139 @@
+/*===- calibrate_weight_copy.c - what a transposed weight costs per byte --===*
+ *
+ * A matmul whose weight is transposed at run time (weight_transposed=1:
+ * TOSA exports keep linear weights [n, k]) writes a copy of the weight on
+ * every call. Through `loops` nothing absorbs the transpose, and the copy
+ * lands in a buffer of its own: at LP_FRESH_MAPPING_BYTES or more, freshly
+ * mapped pages, in a whole run as in a kernel child measured with fresh
+ * memory (allocator.h). On the project's VM that cost ~5 ns per weight
+ * byte, 10-100 times the matmul itself at a few rows (BERT-base's 768 x 768
+ * layer at m = 1: 11.3 ms, of which the multiply is ~0.1 ms).
+ *
+ * The roofline does not see it, so a transposed matmul outside its
+ * regime's measured range was predicted 5x too fast (BERT-base held out at
+ * the kernel level: -81%). Here the rate is fitted from the transposed
+ * shapes the profile measured: per shape, what it took beyond the plain
+ * roofline (the efficiencies and slopes fitted just before, from the plain
+ * shapes), per weight byte; the median per kernel type is
+ * `weight_copy_ns_per_byte.<type>`, over all of them the device-wide key.
+ * The cost model adds weight bytes x rate to the roofline of a query with
+ * weight_transposed=1 whose weight is at least `weight_copy_min_bytes`
+ * (costmodel/roofline.c). Smaller weights come from the warm heap and cost
+ * about nothing more, so they are not fitted.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "allocator.h"
+#include "profile_writer.h"
+
+#include "latency/dtype.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double numberField(const LpShape *s, const char *name, double fallback) {
+  const char *text = lpShapeField(s, name);
+  char *end;
+  double v = text ? strtod(text, &end) : NAN;
+  return text && end != text && !*end && isfinite(v) ? v : fallback;
+}
+
+double lpWeightBytes(const LpShape *s) {
+  const char *dtype = lpShapeField(s, "dtype");
+  double size = dtype ? cmDtypeGetSize(dtype) : 0;
+  double n = numberField(s, "n", NAN), k = numberField(s, "k", NAN);
+  double bytes = n * k * numberField(s, "batch", 1) * size;
+  return bytes > 0 ? bytes : 0; /* NaN too */
+}
+
+/* True when fitted key `name` is `key`.`type` (`type` NULL: `key`). */
+static bool isKey(const char *name, const char *key, const char *type) {
+  size_t n = strlen(key);
+  if (strncmp(name, key, n))
+    return false;
+  return type ? name[n] == '.' && !strcmp(name + n + 1, type) : !name[n];
+}
+
+/* The fitted device.csv number `key.<type>`, else `key`, else `fallback`:
+ * the order in which the cost model looks them up. */
+static double fittedNumber(const LpDeviceNumbers *d, const char *key,
+                           const char *type, double fallback) {
+  for (int i = 0; i < d->numFitted; i++)
+    if (isKey(d->fittedKeys[i], key, type))
+      return d->fittedValues[i];
+  for (int i = 0; i < d->numFitted; i++)
+    if (isKey(d->fittedKeys[i], key, NULL))
+      return d->fittedValues[i];
+  return fallback;
+}
+
+/* The factor the fitted slopes give `s`'s efficiency, as
+ * costmodel/efficiency_slopes.c computes it from device.csv. */
+static double slopeScale(const LpDeviceNumbers *d, const LpShape *s) {
+  double scale = 1;
+  char key[sizeof s->type + sizeof s->names[0] + 1];
+  for (int f = 0; f < s->numFields; f++) {
+    snprintf(key, sizeof key, "%s.%s", s->type, s->names[f]);
+    double slope = fittedNumber(d, "efficiency_slope", key, NAN);
+    double lo = fittedNumber(d, "efficiency_lo", key, NAN);
+    double hi = fittedNumber(d, "efficiency_hi", key, NAN);
+    double x = numberField(s, s->names[f], NAN);
+    if (isnan(slope) || !(x > 0) || !(lo > 0) || !(hi >= lo))
+      continue;
+    scale *= pow(fmin(fmax(x, lo), hi) / sqrt(lo * hi), slope);
+  }
+  return fmin(fmax(scale, 1e-3), 1e3);
+}
+
+/* What the calibrated roofline predicts for `s` without the copy, us;
+ * NAN when it cannot. */
+static double plainRooflineUs(const LpDeviceNumbers *d, const LpShape *s) {
+  double peak = lpDevicePeak(d, lpShapeField(s, "dtype"));
+  double scale = slopeScale(d, s);
+  double ce = fittedNumber(d, "compute_efficiency", s->type, 1) * scale;
+  double me = fittedNumber(d, "memory_efficiency", s->type, 1) * scale;
+  double tc = peak > 0 && s->flops > 0 ? s->flops / (peak * ce) : 0;
+  double tm = d->memBw > 0 && s->bytes > 0 ? s->bytes / (d->memBw * me) : 0;
+  return tc > 0 || tm > 0 ? fmax(tc, tm) * 1e6 + d->launchUs : NAN;
+}
+
+/* The copy's ns per weight byte that `s` measured; false when it says
+ * nothing (not a transposed weight of at least LP_FRESH_MAPPING_BYTES, not
+ * measured, or no plain roofline to subtract). */
+static bool copyRateOf(const LpDeviceNumbers *d, const LpShape *s,
+                       double *out) {
+  double bytes = lpWeightBytes(s);
+  if (!lpTransposesWeight(s) || bytes < LP_FRESH_MAPPING_BYTES ||
+      !s->result.ok || !(s->result.us > 0))
+    return false;
+  double plain = plainRooflineUs(d, s);
+  if (isnan(plain))
+    return false;
+  *out = fmax(s->result.us - plain, 0) * 1e3 / bytes;
+  return true;
+}
+
+void lpFitWeightCopy(const LpShapeSet *set, LpDeviceNumbers *d) {
+  double *all = malloc((set->count + 1) * sizeof *all);
+  double *own = malloc((set->count + 1) * sizeof *own);
+  size_t numAll = 0;
+  for (size_t i = 0; all && own && i < set->count; i++) {
+    double rate;
+    if (copyRateOf(d, &set->items[i], &rate))
+      all[numAll++] = rate;
+    size_t n = 0; /* the type's shapes, once, at its first */
+    bool first = lpFirstOfType(set, i);
+    for (size_t j = i; first && j < set->count; j++)
+      if (!strcmp(set->items[j].type, set->items[i].type) &&
+          copyRateOf(d, &set->items[j], &rate))
+        own[n++] = rate;
+    if (n)
+      lpDeviceSetFitted(d, "weight_copy_ns_per_byte", set->items[i].type,
+                        lpMedian(own, n));
+  }
+  if (numAll)
+    lpDeviceSetFitted(d, "weight_copy_ns_per_byte", NULL,
+                      lpMedian(all, numAll));
+  free(all);
+  free(own);
+}
