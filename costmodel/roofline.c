@@ -21,6 +21,9 @@
  * (per kernel and dtype as above) it adds weight bytes x rate once the
  * weight reaches `weight_copy_min_bytes` (latency-profile fits both:
  * tools/latency-profile/calibrate_weight_copy.c), also part of launch_us.
+ * On a host profile with the cache geometry, a matmul's memory side is at
+ * least the time its loops take to walk the columns of its weight where
+ * they do not stay in L1 (columnWalkUs, latency/column_walk.h).
  * Bytes are those crossing the kernel boundary (the caller's job for fused
  * kernels). With only one of the two bounds known, that one answers and the
  * reason says what was missing.
@@ -32,6 +35,7 @@
 #include "gemm_tiles.h"
 #include "work.h"
 
+#include "latency/column_walk.h"
 #include "latency/dtype.h"
 
 #include <math.h>
@@ -104,6 +108,52 @@ static double weightCopyUs(CmProfile profile, const char *kernel,
   return bytes * rate * 1e-3;
 }
 
+/* device.csv's `key.<kernel>.<dtype>`, else `key.<dtype>`, else NAN: the
+ * column walk's times are per dtype (bf16 computes through conversions on
+ * a CPU), so there is no dtype-free fallback. */
+static double perDtypeNumber(CmProfile profile, const char *key,
+                             const char *kernel, const char *dtype) {
+  char name[256];
+  snprintf(name, sizeof name, "%s.%s.%s", key, kernel, dtype);
+  double value = cmProfileGetDeviceNumber(profile, name, NAN);
+  snprintf(name, sizeof name, "%s.%s", key, dtype);
+  return isnan(value) ? cmProfileGetDeviceNumber(profile, name, NAN) : value;
+}
+
+/* The time a loop-lowered matmul spends walking columns of its weight that
+ * do not stay in L1, us (latency/column_walk.h): multiply-adds x
+ * `column_walk_ns_l2` or `column_walk_ns_mem` (per kernel and dtype, else
+ * per dtype) at the level device.csv's cache geometry puts the column in;
+ * 0 for other kernels, columns that stay in L1, and profiles without the
+ * geometry or the rate (every shipped GPU profile). */
+static double columnWalkUs(CmProfile profile, const char *kernel,
+                           const char *dtype, CmValueFn value,
+                           const void *context, CmEstimate *out) {
+  if (!kernel || !dtype || !value ||
+      !(cmKernelIs(kernel, "matmul") || cmKernelIs(kernel, "batch_matmul")))
+    return 0;
+  CmCacheGeometry g = {
+      cmProfileGetDeviceNumber(profile, "l1d_bytes", 0),
+      cmProfileGetDeviceNumber(profile, "l1d_ways", 0),
+      cmProfileGetDeviceNumber(profile, "l2_bytes", 0),
+      cmProfileGetDeviceNumber(profile, "l2_ways", 0),
+      cmProfileGetDeviceNumber(profile, "cache_line_bytes", 0)};
+  double m = value(context, "m"), n = value(context, "n");
+  double k = value(context, "k"), batch = value(context, "batch");
+  int level = cmColumnWalkLevel(&g, k, n * cmDtypeGetSize(dtype));
+  if (level < 2 || !(m > 0))
+    return 0;
+  double ns = perDtypeNumber(
+      profile, level == 2 ? "column_walk_ns_l2" : "column_walk_ns_mem", kernel,
+      dtype);
+  if (!(ns > 0))
+    return 0;
+  double us = m * n * k * (isnan(batch) ? 1 : batch) * ns * 1e-3;
+  cmEstimateAddReason(out, "roofline: weight column in %s, %.3g ns a MAC",
+                      level == 2 ? "L2" : "memory", ns);
+  return us;
+}
+
 /* The GEMM tile model's compute time under the efficiencies the caller
  * looked up, or NAN when it does not apply. The kind of kernel is checked
  * (cmGemmTilesShape) before the tile keys are looked up: most roofline
@@ -168,6 +218,8 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                    : isnan(tiled) ? flops / (peak * computeEff) * 1e6
                                   : tiled;
   out->memoryUs = haveMemory ? bytes / (bandwidth * memoryEff) * 1e6 : 0;
+  out->memoryUs = fmax(
+      out->memoryUs, columnWalkUs(profile, kernel, dtype, value, context, out));
   launch += weightCopyUs(profile, kernel, dtype, value, context, out);
   out->launchUs = launch;
   out->bound = out->computeUs >= out->memoryUs && haveCompute ? CM_BOUND_COMPUTE

@@ -174,6 +174,45 @@ TEST(plain_weights_fit_no_copy_rate) {
   CHECK(isnan(fitted(&d, "weight_copy_ns_per_byte")));
 }
 
+/* With the host's caches (48 KiB 12-way L1, 1 MiB 8-way L2), matmuls whose
+ * weight column spills L1 are samples of the walk, not of the efficiency:
+ * f32 n = 1000 keeps its column in L1 up to k = 768, n = 512 in L2 up to
+ * k = 512, n = 1024 at k >= 1024 in neither. Their time per multiply-add
+ * is fitted per level (per type and dtype, and per dtype), the efficiency
+ * from the others only. Without the caches nothing of it is fitted. */
+TEST(spilled_columns_fit_the_walk_not_the_efficiency) {
+  LpShape shapes[9];
+  double ks[] = {64, 128, 256, 512};
+  for (int i = 0; i < 4; i++)
+    matmulShape(&shapes[i], 8, 1000, ks[i], 0.25);
+  for (int i = 0; i < 3; i++) { /* L2: 20 ns a multiply-add (8 in L1) */
+    matmulShape(&shapes[4 + i], 8, 512, ks[i + 1], 0.25);
+    shapes[4 + i].result.us = 8 * 512 * ks[i + 1] * 20e-3;
+  }
+  for (int i = 0; i < 2; i++) { /* beyond: 40 ns */
+    matmulShape(&shapes[7 + i], 8, 1024, 1024 << (2 * i), 0.25);
+    shapes[7 + i].result.us = 8 * 1024 * (1024 << (2 * i)) * 40e-3;
+  }
+  LpShapeSet set = {shapes, 9, 9};
+  LpDeviceNumbers d = device();
+  d.caches = (CmCacheGeometry){49152, 12, 1048576, 8, 64};
+  CHECK(lpColumnWalkLevel(&d, &shapes[3]) == 1);
+  CHECK(lpColumnWalkLevel(&d, &shapes[6]) == 2);
+  CHECK(lpColumnWalkLevel(&d, &shapes[8]) == 3);
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.matmul+add"), 0.25, 1e-9);
+  CHECK_NEAR(fitted(&d, "column_walk_ns_l2.matmul+add.f32"), 20, 1e-9);
+  CHECK_NEAR(fitted(&d, "column_walk_ns_l2.f32"), 20, 1e-9);
+  CHECK_NEAR(fitted(&d, "column_walk_ns_mem.matmul+add.f32"), 40, 1e-9);
+  CHECK_NEAR(fitted(&d, "column_walk_ns_mem.f32"), 40, 1e-9);
+  CHECK_NEAR(lpColumnWalkUs(&d, &shapes[5]), shapes[5].result.us, 1e-9);
+  CHECK(lpColumnWalkUs(&d, &shapes[0]) == 0);
+  LpDeviceNumbers none = device(); /* no caches: one efficiency for all */
+  lpFitEfficiencies(&set, &none);
+  CHECK(isnan(fitted(&none, "column_walk_ns_l2.f32")));
+  CHECK(fabs(fitted(&none, "compute_efficiency.matmul+add") - 0.25) > 0.01);
+}
+
 int main(void) {
   return RUN_TESTS(
       T(power_law_is_fitted_where_it_predicts_better),
@@ -181,5 +220,6 @@ int main(void) {
       T(few_shapes_get_no_slopes),
       T(transposed_weights_are_left_out_of_the_fit),
       T(transposed_weights_fit_the_copy_rate_above_the_mapping_threshold),
-      T(plain_weights_fit_no_copy_rate));
+      T(plain_weights_fit_no_copy_rate),
+      T(spilled_columns_fit_the_walk_not_the_efficiency));
 }

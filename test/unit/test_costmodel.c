@@ -7,6 +7,8 @@
 #include "harness.h"
 #include "test_profiles.h"
 
+#include "latency/column_walk.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,6 +270,73 @@ TEST(transposed_weight_pays_its_copy_in_the_roofline) {
   cmProfileDestroy(p);
 }
 
+/* The column a loop-lowered matmul walks (latency/column_walk.h) in a 48
+ * KiB 12-way L1 (64 sets) and a 1 MiB 8-way L2 (2048 sets), 64 B lines:
+ * f32 n = 1000 (62.5 lines a step) spreads over every set, n = 512 (32
+ * lines) over 2 sets of L1 and 64 of L2, n = 1024 over 1 and 32. */
+static const CmCacheGeometry kEpyc = {49152, 12, 1048576, 8, 64};
+
+TEST(column_walk_level_counts_the_busiest_set) {
+  CHECK(cmColumnWalkLevel(&kEpyc, 512, 4000) == 1);  /* 512 of 768 lines */
+  CHECK(cmColumnWalkLevel(&kEpyc, 1280, 4000) == 2); /* > 768 lines    */
+  CHECK(cmColumnWalkLevel(&kEpyc, 24, 2048) == 1);   /* 2 sets x 12    */
+  CHECK(cmColumnWalkLevel(&kEpyc, 25, 2048) == 2);
+  CHECK(cmColumnWalkLevel(&kEpyc, 512, 2048) == 2); /* 64 sets x 8   */
+  CHECK(cmColumnWalkLevel(&kEpyc, 513, 2048) == 3);
+  CHECK(cmColumnWalkLevel(&kEpyc, 4096, 4096) == 3);
+  CHECK(cmColumnWalkLevel(&kEpyc, 3072, 8) == 1); /* 384 lines, packed */
+  CmCacheGeometry none = {0, 0, 0, 0, 0}, odd = {49152, 7, 1048576, 8, 64};
+  CHECK(cmColumnWalkLevel(&none, 512, 2048) == 0);
+  CHECK(cmColumnWalkLevel(&odd, 512, 2048) == 0); /* 109.7 sets */
+  CHECK(cmColumnWalkLevel(&kEpyc, 0, 2048) == 0);
+  CHECK(cmColumnWalkLevel(NULL, 512, 2048) == 0);
+}
+
+/* A host profile with the geometry and walk rates: a matmul whose column
+ * spills gets at least multiply-adds x the rate of its level as its memory
+ * side, per kernel and dtype before per dtype; one whose column stays in
+ * L1, and a profile without the geometry, get the plain roofline. */
+TEST(spilled_weight_columns_set_the_matmul_roofline) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/column-walk", scratch);
+  static const char table[] = "kernel,dtype,m,n,k,latency_us\n"
+                              "matmul,f32,1,8,8,1\n";
+  CHECK(testMakeProfile(dir, NULL, table));
+  static const char device[] =
+      "key,value\npeak_flops.f32,1e12\nmem_bw,1e12\n"
+      "l1d_bytes,49152\nl1d_ways,12\nl2_bytes,1048576\nl2_ways,8\n"
+      "cache_line_bytes,64\ncolumn_walk_ns_l2.f32,1.5\n"
+      "column_walk_ns_mem.f32,3\ncolumn_walk_ns_mem.matmul.f32,4\n";
+  CHECK(testWriteFile(dir, "device.csv", device));
+  CmProfile p;
+  CHECK(testLoadProfile(dir, &p));
+  struct {
+    const char *kernel, *n, *k;
+    double ns;
+  } cases[] = {{"matmul+add", "512", "128", 1.5}, /* L2, per dtype */
+               {"matmul+add", "1024", "4096", 4}, /* memory, the matmul
+                                                     table's kernel's */
+               {"matmul+add", "1000", "512", 0}}; /* L1: none      */
+  for (int i = 0; i < 3; i++) {
+    CmField fields[] = {
+        {"dtype", "f32"}, {"m", "8"}, {"n", cases[i].n}, {"k", cases[i].k}};
+    CmQuery q = {cases[i].kernel, fields, 4, -1, -1};
+    CmEstimate e;
+    CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+    double macs = 8 * atof(cases[i].n) * atof(cases[i].k);
+    double plain = (macs * 8 + 4 * atof(cases[i].k) * atof(cases[i].n)) / 1e12 *
+                   1e6; /* bytes: the weight dominates */
+    CHECK(e.source == CM_SOURCE_ROOFLINE);
+    if (cases[i].ns > 0) {
+      CHECK_NEAR(e.memoryUs, macs * cases[i].ns * 1e-3, 1e-6);
+      CHECK(e.bound == CM_BOUND_MEMORY && strstr(e.reason, "weight column"));
+    } else {
+      CHECK(e.memoryUs < plain && !strstr(e.reason, "weight column"));
+    }
+  }
+  cmProfileDestroy(p);
+}
+
 TEST(fused_kernel_uses_anchor_table_and_says_so) {
   CmProfile p = profileWith("alias", NULL, kLine);
   CmEstimate e = ask(p, "matmul+add", "2", "64", "64", true);
@@ -506,6 +575,8 @@ int main(int argc, char **argv) {
                    T(max_simplex_span_leaves_wide_simplices_to_the_roofline),
                    T(per_kernel_device_values_override_device_wide_ones),
                    T(transposed_weight_pays_its_copy_in_the_roofline),
+                   T(column_walk_level_counts_the_busiest_set),
+                   T(spilled_weight_columns_set_the_matmul_roofline),
                    T(fused_kernel_uses_anchor_table_and_says_so),
                    T(two_d_delaunay_on_a_plane),
                    T(three_d_delaunay_in_a_volume),

@@ -12,6 +12,9 @@
  * values are the medians over every compute-bound and every memory-bound
  * shape, for types without a table of their own.
  *
+ * A matmul whose weight column spills L1 through `loops` is left out too:
+ * its time is the column walk's (calibrate_column_walk.c).
+ *
  * A matmul that transposes its weight on every call (weight_transposed=1)
  * is left out: through `loops` it pays for writing a copy of its weight to
  * fresh pages, which the roofline does not model, and would pull the
@@ -52,7 +55,7 @@ bool lpEfficiencyOf(const LpDeviceNumbers *d, const LpShape *s, double *out,
   double tc = peak > 0 && s->flops > 0 ? s->flops / peak : 0;
   double tm = d->memBw > 0 && s->bytes > 0 ? s->bytes / d->memBw : 0;
   if (!s->result.ok || s->result.us <= 0 || (tc <= 0 && tm <= 0) ||
-      lpTransposesWeight(s))
+      lpTransposesWeight(s) || lpColumnWalkLevel(d, s) >= 2)
     return false;
   *compute = tc >= tm;
   *out = (*compute ? tc : tm) / (s->result.us * 1e-6);
@@ -113,5 +116,6 @@ void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
   free(all[0]);
   free(all[1]);
   lpFitEfficiencySlopes(set, d);
+  lpFitColumnWalk(set, d);
   lpFitWeightCopy(set, d);
 }

@@ -13,8 +13,8 @@
  * regime's measured range was predicted 5x too fast (BERT-base held out at
  * the kernel level: -81%). Here the rate is fitted from the transposed
  * shapes the profile measured: per shape, what it took beyond the plain
- * roofline (the efficiencies and slopes fitted just before, from the plain
- * shapes), per weight byte; the median per kernel type is
+ * roofline (the efficiencies, slopes and column walk fitted just before,
+ * from the plain shapes), per weight byte; the median per kernel type is
  * `weight_copy_ns_per_byte.<type>`, over all of them the device-wide key.
  * The cost model adds weight bytes x rate to the roofline of a query with
  * weight_transposed=1 whose weight is at least `weight_copy_min_bytes`
@@ -94,6 +94,7 @@ static double plainRooflineUs(const LpDeviceNumbers *d, const LpShape *s) {
   double me = fittedNumber(d, "memory_efficiency", s->type, 1) * scale;
   double tc = peak > 0 && s->flops > 0 ? s->flops / (peak * ce) : 0;
   double tm = d->memBw > 0 && s->bytes > 0 ? s->bytes / (d->memBw * me) : 0;
+  tm = fmax(tm, lpColumnWalkUs(d, s) * 1e-6);
   return tc > 0 || tm > 0 ? fmax(tc, tm) * 1e6 + d->launchUs : NAN;
 }
 

@@ -9,6 +9,7 @@
  *===----------------------------------------------------------------------===*/
 #include "device_probe.h"
 #include "cold_probe.h"
+#include "host_caches.h"
 
 #include <string.h>
 
@@ -101,6 +102,7 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   memset(out, 0, sizeof *out);
   out->coldNsPerByte = out->coldMatmulNsPerByte = -1; /* not measured */
   out->coldTransposeNsPerByte = -1;
+  lpHostCachesGet(&out->caches);
   snprintf(out->dtypes[out->numDtypes++], sizeof out->dtypes[0], "f32");
   for (int i = 0; i < numDtypes && out->numDtypes < LP_MAX_DTYPES; i++) {
     /* a name too long to keep (none of MLIR's float types is) is not

@@ -213,6 +213,15 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
   if (d->coldTransposeNsPerByte >= 0)
     fprintf(out, "cold_weight_ns_per_byte.transpose,%.6g\n",
             d->coldTransposeNsPerByte);
+  /* the caches a loop-lowered matmul's weight column walks through
+     (latency/column_walk.h) */
+  const CmCacheGeometry *c = &d->caches;
+  if (c->l1Bytes > 0 && c->l1Ways > 0 && c->l2Bytes > 0 && c->l2Ways > 0 &&
+      c->lineBytes > 0)
+    fprintf(out,
+            "l1d_bytes,%.0f\nl1d_ways,%.0f\nl2_bytes,%.0f\nl2_ways,%.0f\n"
+            "cache_line_bytes,%.0f\n",
+            c->l1Bytes, c->l1Ways, c->l2Bytes, c->l2Ways, c->lineBytes);
   /* The pipelines run constant work (a transposed constant weight) on every
      call, TOSA's excepted: the pass then keeps it as kernels. */
   fputs("fold_constants,0\n", out);

@@ -12,6 +12,8 @@
 
 #include "shapes.h"
 
+#include "latency/column_walk.h"
+
 enum { LP_MAX_DTYPES = 6, LP_MAX_FITTED = 512 };
 
 /// The host and how it was measured: written into device.csv and into
@@ -40,6 +42,7 @@ typedef struct {
   double coldNsPerByte;                /* streaming: memory over cache, ns/B */
   double coldMatmulNsPerByte;          /* a matmul's weight read cold, ns/B  */
   double coldTransposeNsPerByte;       /* read through a transpose, ns/B     */
+  CmCacheGeometry caches;              /* L1 / L2 (sysconf); 0 when unknown  */
   int numFitted;                       /* fitted efficiencies below */
   char fittedKeys[LP_MAX_FITTED][224]; /* compute_efficiency.<type>... */
   double fittedValues[LP_MAX_FITTED];
@@ -48,8 +51,9 @@ typedef struct {
 /// Fits the roofline's efficiencies to the measured shapes of `set`
 /// (calibrate.c): per kernel type, and device-wide, so that a kernel the
 /// tables cannot answer gets the speed this pipeline reaches on its kind;
-/// then their slopes along the axes (lpFitEfficiencySlopes), then what a
-/// weight transposed on every call costs (lpFitWeightCopy).
+/// then their slopes along the axes (lpFitEfficiencySlopes), then the
+/// matmuls' column walk (lpFitColumnWalk) and what a weight transposed on
+/// every call costs (lpFitWeightCopy).
 void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *device);
 
 /// Per kernel type, the efficiency as a power law of the shape's numeric
@@ -58,6 +62,22 @@ void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *device);
 /// `efficiency_lo` and `efficiency_hi.<type>.<field>`, and the type's
 /// efficiency at the centre of its range.
 void lpFitEfficiencySlopes(const LpShapeSet *set, LpDeviceNumbers *device);
+
+/// From the plain matmuls of `set` whose weight column does not stay in L1
+/// through `loops` (lpColumnWalkLevel >= 2), the median time per
+/// multiply-add per level, kernel type and dtype and per level and dtype:
+/// `column_walk_ns_l2|mem.[<type>.]<dtype>` (calibrate_column_walk.c).
+void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *device);
+
+/// The cache level matmul shape `s`'s weight column stays in under
+/// `device`'s caches (latency/column_walk.h): 1, 2 or 3; 0 when `s` is no
+/// matmul or the caches are unknown.
+int lpColumnWalkLevel(const LpDeviceNumbers *device, const LpShape *s);
+
+/// What the roofline adds for the walk of shape `s`'s weight columns, us:
+/// its multiply-adds at the fitted `column_walk_ns_*` of its level, as the
+/// cost model looks them up; 0 when its column stays in L1 or no rate fits.
+double lpColumnWalkUs(const LpDeviceNumbers *device, const LpShape *s);
 
 /// From the matmuls of `set` that transpose a weight of at least
 /// LP_FRESH_MAPPING_BYTES on every call, the time they took beyond the
@@ -76,8 +96,8 @@ double lpDevicePeak(const LpDeviceNumbers *device, const char *dtype);
 
 /// The share of the roofline's time at full peak that shape `s` took
 /// (its efficiency), and whether it is compute-bound at peak; false when
-/// the shape says nothing (not measured, no work, or a weight transposed
-/// on every call: calibrate.c).
+/// the shape says nothing (not measured, no work, a weight transposed on
+/// every call, or a matmul whose weight column spills L1: calibrate.c).
 bool lpEfficiencyOf(const LpDeviceNumbers *device, const LpShape *s,
                     double *efficiency, bool *compute);
 

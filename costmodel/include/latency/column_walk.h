@@ -1,0 +1,42 @@
+/*===- latency/column_walk.h - where a loop-lowered matmul's weight column lives
+ *
+ * A matmul lowered to plain loops (`latency-profile`'s `loops` pipeline)
+ * runs k innermost: every output element walks one column of the weight, k
+ * elements a row's width apart. The next output element walks the next
+ * column, on the same cache lines, so the walk is as fast as the cache the
+ * column stays in between the two. Whether it stays depends on the cache's
+ * sets more than its size: a power-of-two row width maps every element of
+ * the column to a few sets (n = 1024 f32: one set of L1's 64), where a
+ * column of 12 lines already overflows a 12-way L1. Measured on the
+ * project's EPYC VM through `loops`: 0.5 ns per multiply-add when the
+ * column stays in L1, 0.5-1.5 in L2, 2-3 beyond (docs/profiling.md).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef LATENCY_COLUMN_WALK_H
+#define LATENCY_COLUMN_WALK_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A host's data caches: size and ways of L1 and L2, line size, in bytes
+/// (device.csv `l1d_bytes`, `l1d_ways`, `l2_bytes`, `l2_ways`,
+/// `cache_line_bytes`).
+typedef struct {
+  double l1Bytes, l1Ways;
+  double l2Bytes, l2Ways;
+  double lineBytes;
+} CmCacheGeometry;
+
+/// Returns the cache level a column of `k` elements `strideBytes` apart
+/// stays in: 1 (L1), 2 (L2) or 3 (beyond), the first whose busiest set gets
+/// no more of the column's lines than it has ways; 0 when the geometry or
+/// the shape is not usable (a size or count not positive, sets not whole).
+int cmColumnWalkLevel(const CmCacheGeometry *geometry, double k,
+                      double strideBytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LATENCY_COLUMN_WALK_H */

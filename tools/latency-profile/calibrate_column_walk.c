@@ -1,0 +1,135 @@
+/*===- calibrate_column_walk.c - a matmul's time when its weight column spills
+ *
+ * Through `loops` a matmul walks a column of its weight for every output
+ * element (latency/column_walk.h). While the column stays in L1 its time is
+ * the compute the roofline's efficiencies describe, 0.45-0.6 ns per
+ * multiply-add (f32) on the project's VM; once it spills, the time per
+ * multiply-add is set by where the column lives, whatever the shape: 0.5-1.5
+ * ns in L2, 2-3 ns beyond (the bundled BERT-base's layers, n = 768 or 3072),
+ * against 25% median error for a power law over m, n, k fitted to the same
+ * shapes (docs/profiling.md, "The column walk"). So a shape whose column
+ * spills says nothing about the efficiency (lpEfficiencyOf leaves it out),
+ * and its time per multiply-add is a sample of the walk at its level: the
+ * median per kernel type and dtype is `column_walk_ns_l2|mem.<type>.<dtype>`,
+ * per dtype over every type `column_walk_ns_l2|mem.<dtype>`. The roofline
+ * takes the larger of that and its memory side (costmodel/roofline.c).
+ * Matmuls that transpose their weight are left out: their copy is most of
+ * their time (calibrate_weight_copy.c).
+ *
+ *===----------------------------------------------------------------------===*/
+#include "profile_writer.h"
+
+#include "latency/dtype.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double numberField(const LpShape *s, const char *name) {
+  const char *text = lpShapeField(s, name);
+  char *end;
+  double v = text ? strtod(text, &end) : NAN;
+  return text && end != text && !*end ? v : NAN;
+}
+
+int lpColumnWalkLevel(const LpDeviceNumbers *d, const LpShape *s) {
+  const char *dtype = lpShapeField(s, "dtype");
+  double n = numberField(s, "n"), k = numberField(s, "k");
+  if (!dtype || isnan(numberField(s, "m")) || isnan(n) || isnan(k))
+    return 0;
+  return cmColumnWalkLevel(&d->caches, k, n * cmDtypeGetSize(dtype));
+}
+
+/* The time per multiply-add shape `s` took, ns, and the level of its
+ * column; false when it is no sample (not a measured plain matmul, or its
+ * column stays in L1). */
+static bool walkSample(const LpDeviceNumbers *d, const LpShape *s, int *level,
+                       double *ns) {
+  *level = lpColumnWalkLevel(d, s);
+  double batch = numberField(s, "batch");
+  double macs = numberField(s, "m") * numberField(s, "n") *
+                numberField(s, "k") * (isnan(batch) ? 1 : batch);
+  if (*level < 2 || lpTransposesWeight(s) || !s->result.ok ||
+      !(s->result.us > 0) || !(macs > 0))
+    return false;
+  *ns = s->result.us * 1e3 / macs;
+  return true;
+}
+
+/* Fits `column_walk_ns_<level>.<type>.<dtype>` (`perType`) or
+ * `column_walk_ns_<level>.<dtype>` at shape `i`'s level as the median over
+ * the samples of that scope. */
+static void fitScope(const LpShapeSet *set, LpDeviceNumbers *d,
+                     const int *level, const double *ns, size_t i, bool perType,
+                     double *scratch) {
+  const LpShape *of = &set->items[i];
+  const char *dtype = lpShapeField(of, "dtype");
+  size_t n = 0;
+  for (size_t j = 0; j < set->count; j++)
+    if (level[j] == level[i] &&
+        !strcmp(lpShapeField(&set->items[j], "dtype"), dtype) &&
+        (!perType || !strcmp(set->items[j].type, of->type)))
+      scratch[n++] = ns[j];
+  char scope[sizeof of->type + 32];
+  snprintf(scope, sizeof scope, "%s%s%s", perType ? of->type : "",
+           perType ? "." : "", dtype);
+  lpDeviceSetFitted(d,
+                    level[i] == 2 ? "column_walk_ns_l2" : "column_walk_ns_mem",
+                    scope, lpMedian(scratch, n));
+}
+
+void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *d) {
+  int *level = malloc((set->count + 1) * sizeof *level);
+  double *ns = malloc((set->count + 1) * sizeof *ns);
+  double *scratch = malloc((set->count + 1) * sizeof *scratch);
+  for (size_t i = 0; level && ns && scratch && i < set->count; i++)
+    if (!walkSample(d, &set->items[i], &level[i], &ns[i]))
+      level[i] = 0; /* no sample */
+  for (size_t i = 0; level && ns && scratch && i < set->count; i++) {
+    if (level[i] < 2)
+      continue;
+    /* each scope once, at its first sample */
+    const char *dtype = lpShapeField(&set->items[i], "dtype");
+    bool firstOfType = true, firstOfDtype = true;
+    for (size_t j = 0; j < i; j++)
+      if (level[j] == level[i] &&
+          !strcmp(lpShapeField(&set->items[j], "dtype"), dtype)) {
+        firstOfDtype = false;
+        firstOfType =
+            firstOfType && strcmp(set->items[j].type, set->items[i].type);
+      }
+    if (firstOfType)
+      fitScope(set, d, level, ns, i, true, scratch);
+    if (firstOfDtype)
+      fitScope(set, d, level, ns, i, false, scratch);
+  }
+  free(level);
+  free(ns);
+  free(scratch);
+}
+
+/* The fitted `name`, or NAN. */
+static double fitted(const LpDeviceNumbers *d, const char *name) {
+  for (int i = 0; i < d->numFitted; i++)
+    if (!strcmp(d->fittedKeys[i], name))
+      return d->fittedValues[i];
+  return NAN;
+}
+
+double lpColumnWalkUs(const LpDeviceNumbers *d, const LpShape *s) {
+  int level = lpColumnWalkLevel(d, s);
+  if (level < 2)
+    return 0;
+  const char *key = level == 2 ? "column_walk_ns_l2" : "column_walk_ns_mem";
+  const char *dtype = lpShapeField(s, "dtype");
+  char name[sizeof s->type + sizeof s->values[0] + 24];
+  snprintf(name, sizeof name, "%s.%s.%s", key, s->type, dtype);
+  double ns = fitted(d, name);
+  snprintf(name, sizeof name, "%s.%s", key, dtype);
+  ns = isnan(ns) ? fitted(d, name) : ns;
+  double batch = numberField(s, "batch");
+  double macs = numberField(s, "m") * numberField(s, "n") *
+                numberField(s, "k") * (isnan(batch) ? 1 : batch);
+  return ns > 0 && macs > 0 ? macs * ns * 1e-3 : 0;
+}
