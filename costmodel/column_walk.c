@@ -1,13 +1,16 @@
-/*===- column_walk.c - where a loop-lowered matmul's weight column lives
- *----===*
+/*===- column_walk.c - where a loop-lowered matmul's weight column lives ---===*
  *
  * The busiest set is counted, not estimated: element i of the column is on
  * line floor(i x stride / line), in set (that line mod sets). A stride that
  * is not a multiple of the line (n = 1000 f32: 62.5 lines) spreads the
  * column over every set, one that is a multiple of a power of two crowds
- * it into a few, and the count gets both right. At most ways x sets + 1
- * distinct lines are counted: a column of more lines than the cache holds
- * overflows it whatever the sets.
+ * it into a few, and the count gets both right. A stride under a line
+ * touches consecutive lines, spread evenly: no count needed. A column of
+ * more lines than the cache holds overflows it whatever the sets, so at
+ * most sets x ways elements are counted (16384 for a 1 MiB 8-way L2; the
+ * geometry is bounded below, so a hand-made device.csv cannot make it
+ * unbounded). Sets are those of virtual addresses: exact for an L1 indexed
+ * by them, an approximation for an L2 indexed by physical addresses.
  *
  *===----------------------------------------------------------------------===*/
 #include "latency/column_walk.h"
@@ -16,20 +19,28 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-enum { kMaxSets = 1 << 16 };
+enum { kMaxSets = 1 << 16, kMaxWays = 64 };
+
+/* k x stride must stay exact in a double for the line arithmetic */
+static const double kMaxSpanBytes = 0x1p52;
+
+static bool wholeIn(double x, double lo, double hi) {
+  return x >= lo && x <= hi && x == floor(x);
+}
 
 /* True when a column of `k` elements `stride` bytes apart keeps all its
  * lines in a cache of `bytes` and `ways`; *usable false when the geometry
- * is not one. */
+ * is not one, or the count could not be allocated. */
 static bool columnFits(double k, double stride, double bytes, double ways,
                        double line, bool *usable) {
-  double sets = bytes / (ways * line);
-  *usable = bytes > 0 && ways >= 1 && line > 0 && sets >= 1 &&
-            sets <= kMaxSets && sets == floor(sets);
+  double sets = line > 0 && ways > 0 ? bytes / (ways * line) : 0;
+  *usable = wholeIn(ways, 1, kMaxWays) && wholeIn(line, 1, 4096) &&
+            wholeIn(sets, 1, kMaxSets);
   if (!*usable)
     return false;
-  double lines = stride >= line ? k : ceil(k * stride / line);
-  if (lines > sets * ways)
+  if (stride < line) /* consecutive lines, ceil(lines / sets) per set */
+    return ceil(k * stride / line) <= sets * ways;
+  if (k > sets * ways) /* a line per element */
     return false;
   unsigned *count = calloc((size_t)sets, sizeof *count);
   if (!count) {
@@ -37,22 +48,16 @@ static bool columnFits(double k, double stride, double bytes, double ways,
     return false;
   }
   bool fits = true;
-  double last = -1;
-  for (double i = 0; fits && i < k; i++) {
-    double at = floor(i * stride / line);
-    if (at == last)
-      continue;
-    last = at;
-    fits = ++count[(size_t)fmod(at, sets)] <= ways;
-  }
+  for (double i = 0; fits && i < k; i++)
+    fits = ++count[(size_t)fmod(floor(i * stride / line), sets)] <= ways;
   free(count);
   return fits;
 }
 
 int cmColumnWalkLevel(const CmCacheGeometry *g, double k, double strideBytes) {
   bool usable;
-  if (!g || !(k >= 1) || !(strideBytes > 0) || !isfinite(k) ||
-      !isfinite(strideBytes))
+  if (!g || !(k >= 1) || !(strideBytes > 0) ||
+      !(k * strideBytes < kMaxSpanBytes))
     return 0;
   if (columnFits(k, strideBytes, g->l1Bytes, g->l1Ways, g->lineBytes, &usable))
     return 1;

@@ -163,6 +163,24 @@ TEST(transposed_weights_fit_the_copy_rate_above_the_mapping_threshold) {
   CHECK_NEAR(fitted(&d, "weight_copy_ns_per_byte"), 5, 1e-6);
 }
 
+/* A type whose transposed weights are all under LP_FRESH_MAPPING_BYTES
+ * (copied within the warm heap) gets no rate, however slow they are. */
+TEST(small_transposed_weights_fit_no_copy_rate) {
+  LpShape shapes[6];
+  for (int i = 0; i < 6; i++) {
+    matmulShape(&shapes[i], 8, 16 << (i % 3), 64, 0.25);
+    transposeWeight(&shapes[i], i >= 3);
+    if (i >= 3)
+      shapes[i].result.us *= 10;
+    CHECK(lpWeightBytes(&shapes[i]) < LP_FRESH_MAPPING_BYTES);
+  }
+  LpShapeSet set = {shapes, 6, 6};
+  LpDeviceNumbers d = device();
+  lpFitEfficiencies(&set, &d);
+  CHECK(isnan(fitted(&d, "weight_copy_ns_per_byte.matmul+add")));
+  CHECK(isnan(fitted(&d, "weight_copy_ns_per_byte")));
+}
+
 /* Without transposed shapes there is no rate to fit. */
 TEST(plain_weights_fit_no_copy_rate) {
   LpShape shapes[4];
@@ -180,19 +198,31 @@ TEST(plain_weights_fit_no_copy_rate) {
  * k = 512, n = 1024 at k >= 1024 in neither. Their time per multiply-add
  * is fitted per level (per type and dtype, and per dtype), the efficiency
  * from the others only. Without the caches nothing of it is fitted. */
-TEST(spilled_columns_fit_the_walk_not_the_efficiency) {
-  LpShape shapes[9];
+/* Nine f32 matmul+add shapes at m = 8 under a 48 KiB 12-way L1 and a 1 MiB
+ * 8-way L2: n = 1000 (its column in L1 up to k = 768) at efficiency 0.25
+ * (8 ns a multiply-add at 1 GFLOP/s), n = 512 at k = 128..512 (L2) at 20 ns,
+ * n = 1024 at k = 1024 and 4096 (neither) at 40 ns. */
+static void spilledShapes(LpShape *shapes) {
   double ks[] = {64, 128, 256, 512};
   for (int i = 0; i < 4; i++)
     matmulShape(&shapes[i], 8, 1000, ks[i], 0.25);
-  for (int i = 0; i < 3; i++) { /* L2: 20 ns a multiply-add (8 in L1) */
+  for (int i = 0; i < 3; i++) {
     matmulShape(&shapes[4 + i], 8, 512, ks[i + 1], 0.25);
     shapes[4 + i].result.us = 8 * 512 * ks[i + 1] * 20e-3;
   }
-  for (int i = 0; i < 2; i++) { /* beyond: 40 ns */
+  for (int i = 0; i < 2; i++) {
     matmulShape(&shapes[7 + i], 8, 1024, 1024 << (2 * i), 0.25);
     shapes[7 + i].result.us = 8 * 1024 * (1024 << (2 * i)) * 40e-3;
   }
+}
+
+/* With the host's caches, matmuls whose weight column spills L1 are
+ * samples of the walk, not of the efficiency: their time per multiply-add
+ * is fitted per level (per type and dtype, and per dtype), the efficiency
+ * from the others only. */
+TEST(spilled_columns_fit_the_walk_not_the_efficiency) {
+  LpShape shapes[9];
+  spilledShapes(shapes);
   LpShapeSet set = {shapes, 9, 9};
   LpDeviceNumbers d = device();
   d.caches = (CmCacheGeometry){49152, 12, 1048576, 8, 64};
@@ -207,10 +237,18 @@ TEST(spilled_columns_fit_the_walk_not_the_efficiency) {
   CHECK_NEAR(fitted(&d, "column_walk_ns_mem.f32"), 40, 1e-9);
   CHECK_NEAR(lpColumnWalkUs(&d, &shapes[5]), shapes[5].result.us, 1e-9);
   CHECK(lpColumnWalkUs(&d, &shapes[0]) == 0);
-  LpDeviceNumbers none = device(); /* no caches: one efficiency for all */
-  lpFitEfficiencies(&set, &none);
-  CHECK(isnan(fitted(&none, "column_walk_ns_l2.f32")));
-  CHECK(fabs(fitted(&none, "compute_efficiency.matmul+add") - 0.25) > 0.01);
+}
+
+/* The same shapes without the caches: no walk is fitted, and the spilled
+ * shapes pull the type's one efficiency away from the others'. */
+TEST(without_caches_spilled_columns_are_efficiencies) {
+  LpShape shapes[9];
+  spilledShapes(shapes);
+  LpShapeSet set = {shapes, 9, 9};
+  LpDeviceNumbers d = device();
+  lpFitEfficiencies(&set, &d);
+  CHECK(isnan(fitted(&d, "column_walk_ns_l2.f32")));
+  CHECK(fabs(fitted(&d, "compute_efficiency.matmul+add") - 0.25) > 0.01);
 }
 
 int main(void) {
@@ -221,5 +259,7 @@ int main(void) {
       T(transposed_weights_are_left_out_of_the_fit),
       T(transposed_weights_fit_the_copy_rate_above_the_mapping_threshold),
       T(plain_weights_fit_no_copy_rate),
-      T(spilled_columns_fit_the_walk_not_the_efficiency));
+      T(small_transposed_weights_fit_no_copy_rate),
+      T(spilled_columns_fit_the_walk_not_the_efficiency),
+      T(without_caches_spilled_columns_are_efficiencies));
 }

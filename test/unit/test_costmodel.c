@@ -292,10 +292,22 @@ TEST(column_walk_level_counts_the_busiest_set) {
   CHECK(cmColumnWalkLevel(NULL, 512, 2048) == 0);
 }
 
+/* Shapes no model has, from latency-query or a hand-made device.csv,
+ * answer at once: a stride under a line is not counted element by
+ * element (1e15 elements of 1e-12 bytes), a span past 2^52 bytes is no
+ * shape (n = 1e307: its lines would overflow), and ways are bounded. */
+TEST(column_walk_level_is_bounded_on_absurd_shapes) {
+  CHECK(cmColumnWalkLevel(&kEpyc, 1e15, 1e-12) == 1);
+  CHECK(cmColumnWalkLevel(&kEpyc, 1e15, 1e-3) == 3);
+  CHECK(cmColumnWalkLevel(&kEpyc, 10, 4e307) == 0);
+  CmCacheGeometry wide = {64 * 1e12 * 64, 1e12, 1048576, 8, 64};
+  CHECK(cmColumnWalkLevel(&wide, 1e9, 4096) == 0);
+}
+
 /* A host profile with the geometry and walk rates: a matmul whose column
  * spills gets at least multiply-adds x the rate of its level as its memory
  * side, per kernel and dtype before per dtype; one whose column stays in
- * L1, and a profile without the geometry, get the plain roofline. */
+ * L1 gets the plain roofline. */
 TEST(spilled_weight_columns_set_the_matmul_roofline) {
   char dir[4200];
   snprintf(dir, sizeof dir, "%s/column-walk", scratch);
@@ -334,6 +346,28 @@ TEST(spilled_weight_columns_set_the_matmul_roofline) {
       CHECK(e.memoryUs < plain && !strstr(e.reason, "weight column"));
     }
   }
+  cmProfileDestroy(p);
+}
+
+/* The same rates without the cache geometry: no level, no walk. */
+TEST(no_cache_geometry_no_column_walk) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/column-walk-no-caches", scratch);
+  static const char table[] = "kernel,dtype,m,n,k,latency_us\n"
+                              "matmul,f32,1,8,8,1\n";
+  CHECK(testMakeProfile(dir, NULL, table));
+  CHECK(testWriteFile(dir, "device.csv",
+                      "key,value\npeak_flops.f32,1e12\nmem_bw,1e12\n"
+                      "column_walk_ns_l2.f32,1.5\ncolumn_walk_ns_mem.f32,3\n"));
+  CmProfile p;
+  CHECK(testLoadProfile(dir, &p));
+  CmField fields[] = {
+      {"dtype", "f32"}, {"m", "8"}, {"n", "1024"}, {"k", "4096"}};
+  CmQuery q = {"matmul", fields, 4, -1, -1};
+  CmEstimate e;
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  CHECK(e.source == CM_SOURCE_ROOFLINE && !strstr(e.reason, "weight column"));
+  CHECK(e.memoryUs < 8 * 1024 * 4096 * 1.5e-3 / 100);
   cmProfileDestroy(p);
 }
 
@@ -576,7 +610,9 @@ int main(int argc, char **argv) {
                    T(per_kernel_device_values_override_device_wide_ones),
                    T(transposed_weight_pays_its_copy_in_the_roofline),
                    T(column_walk_level_counts_the_busiest_set),
+                   T(column_walk_level_is_bounded_on_absurd_shapes),
                    T(spilled_weight_columns_set_the_matmul_roofline),
+                   T(no_cache_geometry_no_column_walk),
                    T(fused_kernel_uses_anchor_table_and_says_so),
                    T(two_d_delaunay_on_a_plane),
                    T(three_d_delaunay_in_a_volume),

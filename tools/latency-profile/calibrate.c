@@ -17,7 +17,7 @@
  *
  * A matmul that transposes its weight on every call (weight_transposed=1)
  * is left out: through `loops` it pays for writing a copy of its weight to
- * fresh pages, which the roofline does not model, and would pull the
+ * fresh pages, which no efficiency describes, and would pull the
  * efficiency of its type's plain kernels down with it (MobileNet-V2's
  * classifier held out at the kernel level: +449% with them, +50%
  * without). Its own regime's table answers it near the shapes measured;
@@ -76,6 +76,18 @@ bool lpDeviceSetFitted(LpDeviceNumbers *d, const char *key, const char *type,
              name);
   d->fittedValues[i] = value;
   return true;
+}
+
+double lpDeviceFitted(const LpDeviceNumbers *d, const char *key,
+                      const char *scope) {
+  size_t n = strlen(key);
+  for (int i = 0; i < d->numFitted; i++) {
+    const char *name = d->fittedKeys[i];
+    if (!strncmp(name, key, n) &&
+        (scope ? name[n] == '.' && !strcmp(name + n + 1, scope) : !name[n]))
+      return d->fittedValues[i];
+  }
+  return NAN;
 }
 
 static void add(LpDeviceNumbers *d, const char *key, const char *type,

@@ -26,17 +26,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double numberField(const LpShape *s, const char *name) {
-  const char *text = lpShapeField(s, name);
-  char *end;
-  double v = text ? strtod(text, &end) : NAN;
-  return text && end != text && !*end ? v : NAN;
+static bool isMatmul(const char *type) {
+  return !strncmp(type, "matmul", 6) || !strncmp(type, "batch_matmul", 12);
+}
+
+/* The multiply-adds of matmul shape `s`, or NAN. */
+static double macsOf(const LpShape *s) {
+  double batch = lpShapeNumber(s, "batch");
+  return lpShapeNumber(s, "m") * lpShapeNumber(s, "n") * lpShapeNumber(s, "k") *
+         (isnan(batch) ? 1 : batch);
 }
 
 int lpColumnWalkLevel(const LpDeviceNumbers *d, const LpShape *s) {
   const char *dtype = lpShapeField(s, "dtype");
-  double n = numberField(s, "n"), k = numberField(s, "k");
-  if (!dtype || isnan(numberField(s, "m")) || isnan(n) || isnan(k))
+  double n = lpShapeNumber(s, "n"), k = lpShapeNumber(s, "k");
+  if (!isMatmul(s->type) || !dtype || isnan(macsOf(s)))
     return 0;
   return cmColumnWalkLevel(&d->caches, k, n * cmDtypeGetSize(dtype));
 }
@@ -47,9 +51,7 @@ int lpColumnWalkLevel(const LpDeviceNumbers *d, const LpShape *s) {
 static bool walkSample(const LpDeviceNumbers *d, const LpShape *s, int *level,
                        double *ns) {
   *level = lpColumnWalkLevel(d, s);
-  double batch = numberField(s, "batch");
-  double macs = numberField(s, "m") * numberField(s, "n") *
-                numberField(s, "k") * (isnan(batch) ? 1 : batch);
+  double macs = macsOf(s);
   if (*level < 2 || lpTransposesWeight(s) || !s->result.ok ||
       !(s->result.us > 0) || !(macs > 0))
     return false;
@@ -109,27 +111,16 @@ void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *d) {
   free(scratch);
 }
 
-/* The fitted `name`, or NAN. */
-static double fitted(const LpDeviceNumbers *d, const char *name) {
-  for (int i = 0; i < d->numFitted; i++)
-    if (!strcmp(d->fittedKeys[i], name))
-      return d->fittedValues[i];
-  return NAN;
-}
-
 double lpColumnWalkUs(const LpDeviceNumbers *d, const LpShape *s) {
   int level = lpColumnWalkLevel(d, s);
   if (level < 2)
     return 0;
   const char *key = level == 2 ? "column_walk_ns_l2" : "column_walk_ns_mem";
   const char *dtype = lpShapeField(s, "dtype");
-  char name[sizeof s->type + sizeof s->values[0] + 24];
-  snprintf(name, sizeof name, "%s.%s.%s", key, s->type, dtype);
-  double ns = fitted(d, name);
-  snprintf(name, sizeof name, "%s.%s", key, dtype);
-  ns = isnan(ns) ? fitted(d, name) : ns;
-  double batch = numberField(s, "batch");
-  double macs = numberField(s, "m") * numberField(s, "n") *
-                numberField(s, "k") * (isnan(batch) ? 1 : batch);
+  char scope[sizeof s->type + sizeof s->values[0] + 1];
+  snprintf(scope, sizeof scope, "%s.%s", s->type, dtype);
+  double ns = lpDeviceFitted(d, key, scope);
+  ns = isnan(ns) ? lpDeviceFitted(d, key, dtype) : ns;
+  double macs = macsOf(s);
   return ns > 0 && macs > 0 ? macs * ns * 1e-3 : 0;
 }

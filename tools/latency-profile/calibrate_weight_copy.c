@@ -7,7 +7,7 @@
  * mapped pages, in a whole run as in a kernel child measured with fresh
  * memory (allocator.h). On the project's VM that cost ~5 ns per weight
  * byte, 10-100 times the matmul itself at a few rows (BERT-base's 768 x 768
- * layer at m = 1: 11.3 ms, of which the multiply is ~0.1 ms).
+ * layer at m = 1: 11.3 ms, of which the multiply is ~0.5 ms).
  *
  * The roofline does not see it, so a transposed matmul outside its
  * regime's measured range was predicted 5x too fast (BERT-base held out at
@@ -31,40 +31,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double numberField(const LpShape *s, const char *name, double fallback) {
-  const char *text = lpShapeField(s, name);
-  char *end;
-  double v = text ? strtod(text, &end) : NAN;
-  return text && end != text && !*end && isfinite(v) ? v : fallback;
-}
-
 double lpWeightBytes(const LpShape *s) {
   const char *dtype = lpShapeField(s, "dtype");
-  double size = dtype ? cmDtypeGetSize(dtype) : 0;
-  double n = numberField(s, "n", NAN), k = numberField(s, "k", NAN);
-  double bytes = n * k * numberField(s, "batch", 1) * size;
+  double batch = lpShapeNumber(s, "batch");
+  double bytes = lpShapeNumber(s, "n") * lpShapeNumber(s, "k") *
+                 (isnan(batch) ? 1 : batch) *
+                 (dtype ? cmDtypeGetSize(dtype) : 0);
   return bytes > 0 ? bytes : 0; /* NaN too */
 }
 
-/* True when fitted key `name` is `key`.`type` (`type` NULL: `key`). */
-static bool isKey(const char *name, const char *key, const char *type) {
-  size_t n = strlen(key);
-  if (strncmp(name, key, n))
-    return false;
-  return type ? name[n] == '.' && !strcmp(name + n + 1, type) : !name[n];
-}
-
-/* The fitted device.csv number `key.<type>`, else `key`, else `fallback`:
- * the order in which the cost model looks them up. */
+/* The fitted `key.<type>`, else `key`, else `fallback`: the order in which
+ * the cost model looks them up. */
 static double fittedNumber(const LpDeviceNumbers *d, const char *key,
                            const char *type, double fallback) {
-  for (int i = 0; i < d->numFitted; i++)
-    if (isKey(d->fittedKeys[i], key, type))
-      return d->fittedValues[i];
-  for (int i = 0; i < d->numFitted; i++)
-    if (isKey(d->fittedKeys[i], key, NULL))
-      return d->fittedValues[i];
-  return fallback;
+  double v = lpDeviceFitted(d, key, type);
+  v = isnan(v) ? lpDeviceFitted(d, key, NULL) : v;
+  return isnan(v) ? fallback : v;
 }
 
 /* The factor the fitted slopes give `s`'s efficiency, as
@@ -74,10 +56,10 @@ static double slopeScale(const LpDeviceNumbers *d, const LpShape *s) {
   char key[sizeof s->type + sizeof s->names[0] + 1];
   for (int f = 0; f < s->numFields; f++) {
     snprintf(key, sizeof key, "%s.%s", s->type, s->names[f]);
-    double slope = fittedNumber(d, "efficiency_slope", key, NAN);
-    double lo = fittedNumber(d, "efficiency_lo", key, NAN);
-    double hi = fittedNumber(d, "efficiency_hi", key, NAN);
-    double x = numberField(s, s->names[f], NAN);
+    double slope = lpDeviceFitted(d, "efficiency_slope", key);
+    double lo = lpDeviceFitted(d, "efficiency_lo", key);
+    double hi = lpDeviceFitted(d, "efficiency_hi", key);
+    double x = lpShapeNumber(s, s->names[f]);
     if (isnan(slope) || !(x > 0) || !(lo > 0) || !(hi >= lo))
       continue;
     scale *= pow(fmin(fmax(x, lo), hi) / sqrt(lo * hi), slope);

@@ -237,7 +237,9 @@ static bool matmul(Text *t, const Family *f, const LpShape *s, const char *axis,
   long k = field(s, "k", axis, value);
   if (m < 1 || n < 1 || k < 1 || lpShapeField(s, "batch"))
     return false;
-  bool transpose = field(s, "weight_transposed", axis, value) == 1;
+  bool transpose = axis && !strcmp(axis, "weight_transposed")
+                       ? value == 1
+                       : lpTransposesWeight(s);
   char a[64], w[64], wArg[64], out[64], bias[48];
   snprintf(a, sizeof a, "tensor<%ldx%ldx%s>", m, k, T);
   snprintf(w, sizeof w, "tensor<%ldx%ldx%s>", k, n, T);

@@ -257,6 +257,10 @@ bool lpWriteProfile(const char *dir, const LpShapeSet *shapes,
   }
   snprintf(path, sizeof path, "%s/fusion.csv", dir);
   LpDeviceNumbers fitted = *device;
+  /* the column walk is how `loops` runs a matmul (latency/column_walk.h);
+     other pipelines tile it, and their matmuls keep one efficiency law */
+  if (strcmp(info->pipeline, "loops"))
+    fitted.caches = (CmCacheGeometry){0};
   lpFitEfficiencies(shapes, &fitted);
   return writeDevice(dir, info, &fitted, err, size) &&
          lpCopyFile(rulesPath, path, err, size) &&

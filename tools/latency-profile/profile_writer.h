@@ -104,6 +104,11 @@ bool lpEfficiencyOf(const LpDeviceNumbers *device, const LpShape *s,
 /// Returns the median of the `n` (> 0) `values`, sorting them in place.
 double lpMedian(double *values, size_t n);
 
+/// Returns the fitted device.csv number `key.<scope>` (`scope` NULL:
+/// `key`), or NAN when none was fitted.
+double lpDeviceFitted(const LpDeviceNumbers *device, const char *key,
+                      const char *scope);
+
 /// Sets the fitted device.csv number `key.<type>` (`type` NULL: `key`),
 /// replacing an earlier value; false when full or `value` is not finite.
 bool lpDeviceSetFitted(LpDeviceNumbers *device, const char *key,

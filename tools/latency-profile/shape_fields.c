@@ -8,6 +8,7 @@
  *===----------------------------------------------------------------------===*/
 #include "shapes.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,13 @@ const char *lpShapeField(const LpShape *shape, const char *name) {
     if (!strcmp(shape->names[i], name))
       return shape->values[i];
   return NULL;
+}
+
+double lpShapeNumber(const LpShape *shape, const char *name) {
+  const char *text = lpShapeField(shape, name);
+  char *end;
+  double v = text ? strtod(text, &end) : NAN;
+  return text && end != text && !*end && isfinite(v) ? v : NAN;
 }
 
 bool lpTransposesWeight(const LpShape *shape) {

@@ -67,6 +67,10 @@ const char *lpShapeField(const LpShape *shape, const char *name);
 /// (its `weight_transposed` field is 1: passes/describe.c).
 bool lpTransposesWeight(const LpShape *shape);
 
+/// Returns the value of `shape`'s field `name` as a finite number, or NAN
+/// when it has no such field or the value is not one.
+double lpShapeNumber(const LpShape *shape, const char *name);
+
 /// Returns true when field `name` (value `value`) is a regime key of its
 /// table: matched exactly, never interpolated (element types, stride,
 /// window, head_dim, kv_heads, groups, any text); other fields are axes.

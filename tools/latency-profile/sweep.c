@@ -3,13 +3,14 @@
  * A candidate is a measured shape with one axis moved. Seeds walk each axis
  * of each generatable shape over the range its table showed (4 log-spaced
  * values), and give each matmul that transposes its weight a plain twin
- * (weight_transposed moved to 0); refinements put points halfway
- *(geometrically) between a badly predicted point and its neighbours along each
- *axis. Candidates are taken round-robin over their base shapes and axes (the
- *k-th seed value of every axis of every shape before any (k+1)-th; a bad
- *shape's refinements, in a later round, by rank), cheapest first within a
- *round, so a budget that ends early still covers every table and every axis; a
- *point whose call alone would take more than an eighth of the time left is not
+ * (weight_transposed moved to 0, before any seed); refinements put points
+ * halfway (geometrically) between a badly predicted point and its
+ * neighbours along each axis. Candidates are taken round-robin over their
+ * base shapes and axes (the k-th seed value of every axis of every shape
+ * before any (k+1)-th; a bad shape's refinements, in a later round, by
+ * rank), cheapest first within a round, so a budget that ends early still
+ * covers every table and every axis; a point whose call alone would take
+ * more than an eighth of the time left is not
  * measured (LLaMA's 4096 x 11008 GEMMs run 7 s a call through `loops`).
  * Its cost is the base shape's time scaled by the moved axis: kernel time
  * grows about linearly along one axis.
@@ -116,13 +117,13 @@ static void seed(const LpShapeSet *set, Candidates *c) {
           push(c, set, (int)i, j, s->names[f], v);
       }
     }
-    /* Its plain twin, in the first round: the same matmul on a weight
+    /* Its plain twin, before any seed: the same matmul on a weight
        already [k, n]. Exports transpose the weights of their largest
        layers, so without twins the plain regime would never see those
        sizes, where through `loops` a column of the weight no longer stays
        in the caches (docs/profiling.md, "The column walk"). */
     if (lpTransposesWeight(s))
-      push(c, set, (int)i, 0, "weight_transposed", 0);
+      push(c, set, (int)i, -1, "weight_transposed", 0);
   }
 }
 

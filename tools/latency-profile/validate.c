@@ -271,8 +271,10 @@ int lpValidateMain(const LpOptions *o) {
       failed = true;
     }
   }
+  /* a kernel is measured (and can have failed) only with --isolated: with
+     --no-isolated every one is unmeasured, which is no reason to keep */
   bool keep = failed;
-  for (size_t i = 0; i < v.shapes.count; i++)
+  for (size_t i = 0; o->isolated && i < v.shapes.count; i++)
     keep |= !v.shapes.items[i].skipped && !v.shapes.items[i].result.ok;
   for (int i = 0; models && i < o->numModels; i++)
     free(models[i].kernels);

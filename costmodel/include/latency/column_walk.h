@@ -1,4 +1,4 @@
-/*===- latency/column_walk.h - where a loop-lowered matmul's weight column lives
+/*===- latency/column_walk.h - a loop-lowered matmul's weight column -------===*
  *
  * A matmul lowered to plain loops (`latency-profile`'s `loops` pipeline)
  * runs k innermost: every output element walks one column of the weight, k
@@ -7,9 +7,10 @@
  * column stays in between the two. Whether it stays depends on the cache's
  * sets more than its size: a power-of-two row width maps every element of
  * the column to a few sets (n = 1024 f32: one set of L1's 64), where a
- * column of 12 lines already overflows a 12-way L1. Measured on the
- * project's EPYC VM through `loops`: 0.5 ns per multiply-add when the
- * column stays in L1, 0.5-1.5 in L2, 2-3 beyond (docs/profiling.md).
+ * column of 13 lines already overflows a 12-way L1. Measured on the
+ * project's EPYC VM through `loops`: 0.45-0.6 ns per multiply-add when the
+ * column stays in L1, 0.5-1.5 in L2, 2-3 beyond (docs/profiling.md, "The
+ * column walk").
  *
  *===----------------------------------------------------------------------===*/
 #ifndef LATENCY_COLUMN_WALK_H
@@ -23,15 +24,18 @@ extern "C" {
 /// (device.csv `l1d_bytes`, `l1d_ways`, `l2_bytes`, `l2_ways`,
 /// `cache_line_bytes`).
 typedef struct {
-  double l1Bytes, l1Ways;
-  double l2Bytes, l2Ways;
-  double lineBytes;
+  double l1Bytes, l1Ways; /* L1 data cache: bytes, ways         */
+  double l2Bytes, l2Ways; /* L2: bytes, ways                    */
+  double lineBytes;       /* line size of both                  */
 } CmCacheGeometry;
 
 /// Returns the cache level a column of `k` elements `strideBytes` apart
 /// stays in: 1 (L1), 2 (L2) or 3 (beyond), the first whose busiest set gets
 /// no more of the column's lines than it has ways; 0 when the geometry or
-/// the shape is not usable (a size or count not positive, sets not whole).
+/// the shape is not usable (ways not a whole number in [1, 64], a line not
+/// one in [1, 4096], sets not one in [1, 65536], k < 1, a span k x stride
+/// of 2^52 bytes or more) or the count's array (4 bytes a set) could not
+/// be allocated. Counts at most sets x ways elements per cache.
 int cmColumnWalkLevel(const CmCacheGeometry *geometry, double k,
                       double strideBytes);
 

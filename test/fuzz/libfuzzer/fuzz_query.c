@@ -1,6 +1,8 @@
-/*===- fuzz_query.c - libFuzzer target: hostile queries on the H100 profile ===*
+/*===- fuzz_query.c - libFuzzer target: hostile queries on two profiles ---===*
  *
- * The shipped profile (LATENCY_FUZZ_PROFILE, compiled in) is loaded once;
+ * The shipped H100 profile (LATENCY_FUZZ_PROFILE) and a host profile
+ * (LATENCY_FUZZ_HOST_PROFILE, host-profile/ here), compiled in, are loaded
+ * once and every query asks both;
  * the input is one query, in either form latency-query reads:
  *
  *   kernel=matmul dtype=bf16 m=1000 n=4096 k=4096      (fields, like argv)
@@ -24,19 +26,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-static CmProfile profile; /* loaded once, destroyed at exit */
+/* loaded once, destroyed at exit: the shipped H100 profile, and a host
+ * profile with latency-profile's keys (cache geometry, column walk and
+ * weight copy rates, a weight_transposed regime), whose roofline counts a
+ * matmul's weight column for every query */
+static CmProfile profiles[2];
 
-static void destroyProfile(void) { cmProfileDestroy(profile); }
+static void destroyProfiles(void) {
+  cmProfileDestroy(profiles[0]);
+  cmProfileDestroy(profiles[1]);
+}
 
 static void setUp(void) {
-  if (!cmProfileIsNull(profile))
+  if (!cmProfileIsNull(profiles[0]))
     return;
-  CmError err;
-  if (cmProfileCreateFromDir(LATENCY_FUZZ_PROFILE, &profile, &err) != CM_OK) {
-    fprintf(stderr, "fuzz_query: %s\n", err.message);
-    abort();
+  const char *dirs[2] = {LATENCY_FUZZ_PROFILE, LATENCY_FUZZ_HOST_PROFILE};
+  for (int i = 0; i < 2; i++) {
+    CmError err;
+    if (cmProfileCreateFromDir(dirs[i], &profiles[i], &err) != CM_OK) {
+      fprintf(stderr, "fuzz_query: %s\n", err.message);
+      abort();
+    }
   }
-  atexit(destroyProfile);
+  atexit(destroyProfiles);
 }
 
 /* Adds field `name`=`value` to `q` as latency-query does: the last
@@ -59,8 +71,8 @@ static bool takeField(FuzzQuery *q, const char *name, const char *value) {
 
 static void estimate(const FuzzQuery *q) {
   CmEstimate e;
-  if (q->kernel)
-    fuzzEstimate(profile, q, true, &e);
+  for (int i = 0; i < 2 && q->kernel; i++)
+    fuzzEstimate(profiles[i], q, true, &e);
 }
 
 /*------------------------------------------------- name=value fields --*/

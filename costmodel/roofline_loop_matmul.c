@@ -1,0 +1,113 @@
+/*===- roofline_loop_matmul.c - what a loop-lowered matmul adds -----------===*
+ *
+ * Two costs of a matmul lowered to plain loops (latency-profile's `loops`
+ * pipeline) that flops and boundary bytes do not show, each fitted by
+ * latency-profile from its own measurements (docs/profiling.md):
+ *
+ * - The transposed copy. A query with weight_transposed=1 writes a
+ *   transposed copy of its weight on every call, to freshly mapped pages
+ *   once the weight reaches `weight_copy_min_bytes`: weight bytes (n x k x
+ *   batch elements) x `weight_copy_ns_per_byte` (per kernel and dtype as
+ *   every roofline key), part of launch_us since it does not overlap the
+ *   multiply (calibrate_weight_copy.c).
+ * - The column walk. k innermost, each output element walks a column of
+ *   the weight; where the column does not stay in L1 (latency/column_walk.h,
+ *   with device.csv's cache geometry), the time per multiply-add is the
+ *   level's `column_walk_ns_l2|mem` (per kernel and dtype, else per dtype:
+ *   no dtype-free value, bf16 computes through conversions on a CPU), a
+ *   floor under the memory side (calibrate_column_walk.c).
+ *
+ * Both read the query's fields through its policy: a fused kernel answered
+ * through an anchor whose policy has no weight_transposed regime gets no
+ * copy (latency-profile writes a policy for every table it measures).
+ *
+ *===----------------------------------------------------------------------===*/
+#include "roofline_loop_matmul.h"
+
+#include "answer.h"
+#include "roofline.h"
+#include "work.h"
+
+#include "latency/column_walk.h"
+#include "latency/dtype.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* device.csv's `key.<kernel>.<dtype>`, else `key.<dtype>`, else NAN. */
+static double perDtypeNumber(CmProfile profile, const char *key,
+                             const char *kernel, const char *dtype) {
+  char name[256];
+  snprintf(name, sizeof name, "%s.%s.%s", key, kernel, dtype);
+  double value = cmProfileGetDeviceNumber(profile, name, NAN);
+  snprintf(name, sizeof name, "%s.%s", key, dtype);
+  return isnan(value) ? cmProfileGetDeviceNumber(profile, name, NAN) : value;
+}
+
+static double batchOf(CmValueFn value, const void *context) {
+  double batch = value(context, "batch");
+  return isnan(batch) ? 1 : batch;
+}
+
+/* The transposed copy, us; 0 when the query makes none or the profile has
+ * no rate. */
+static double weightCopyUs(CmProfile profile, const char *kernel,
+                           const char *dtype, CmValueFn value,
+                           const void *context) {
+  if (value(context, "weight_transposed") != 1)
+    return 0;
+  double rate = cmRooflineDeviceNumber(profile, "weight_copy_ns_per_byte",
+                                       kernel, dtype, 0);
+  double bytes = value(context, "n") * value(context, "k") *
+                 batchOf(value, context) * cmDtypeGetSize(dtype);
+  if (!(rate > 0) || !(bytes > 0) ||
+      bytes < cmProfileGetDeviceNumber(profile, "weight_copy_min_bytes", 0))
+    return 0;
+  return bytes * rate * 1e-3;
+}
+
+/* The column walk, us, and the level it was priced at; 0 when the column
+ * stays in L1 or the profile has no geometry or rate. The rates are looked
+ * up first: counting the column is the costly part. */
+static double columnWalkUs(CmProfile profile, const char *kernel,
+                           const char *dtype, CmValueFn value,
+                           const void *context, int *level) {
+  double ns[2] = {perDtypeNumber(profile, "column_walk_ns_l2", kernel, dtype),
+                  perDtypeNumber(profile, "column_walk_ns_mem", kernel, dtype)};
+  if (!(ns[0] > 0) && !(ns[1] > 0))
+    return 0;
+  CmCacheGeometry g = {
+      cmProfileGetDeviceNumber(profile, "l1d_bytes", 0),
+      cmProfileGetDeviceNumber(profile, "l1d_ways", 0),
+      cmProfileGetDeviceNumber(profile, "l2_bytes", 0),
+      cmProfileGetDeviceNumber(profile, "l2_ways", 0),
+      cmProfileGetDeviceNumber(profile, "cache_line_bytes", 0)};
+  double m = value(context, "m"), n = value(context, "n");
+  double k = value(context, "k");
+  *level = cmColumnWalkLevel(&g, k, n * cmDtypeGetSize(dtype));
+  double rate = *level >= 2 ? ns[*level - 2] : 0;
+  double us = m * n * k * batchOf(value, context) * rate * 1e-3;
+  return rate > 0 && us > 0 ? us : 0;
+}
+
+void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
+                             const char *dtype, CmValueFn value,
+                             const void *context, CmEstimate *out,
+                             double *launchUs) {
+  if (!kernel || !dtype || !value ||
+      !(cmKernelIs(kernel, "matmul") || cmKernelIs(kernel, "batch_matmul")))
+    return;
+  int level = 0;
+  double walk = columnWalkUs(profile, kernel, dtype, value, context, &level);
+  if (walk > out->memoryUs) {
+    out->memoryUs = walk;
+    cmEstimateAddReason(out, "roofline: weight column in %s",
+                        level == 2 ? "L2" : "memory");
+  }
+  double copy = weightCopyUs(profile, kernel, dtype, value, context);
+  if (copy > 0) {
+    *launchUs += copy;
+    cmEstimateAddReason(out, "roofline: + %.4g us transposed weight copy",
+                        copy);
+  }
+}
