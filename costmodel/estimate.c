@@ -38,7 +38,7 @@ static double preparedValue(const void *context, const char *name) {
   for (int r = 0; policy && r < policy->numRegime; r++)
     if (!strcmp(policy->regime[r], name))
       return pv->prep->regimeNumbers[r];
-  return NAN;
+  return strcmp(name, "weight_transposed") ? NAN : pv->prep->weightTransposed;
 }
 
 /* Exact, then interpolation tiers on `g`; true when one answered. */
@@ -118,6 +118,14 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
   out->kernel = query->kernel;
   if (!query->kernel || !*query->kernel)
     return cmErrorSet(err, CM_ERR_QUERY, "the query names no kernel");
+  /* a matmul type without a table of its own is answered through a policy
+     (its anchor's, or the built-in one) that may not key on it, and its
+     roofline still pays for the copy (roofline_loop_matmul.c) */
+  double transposed;
+  out->weightTransposed =
+      cmParseNumber(cmQueryFindField(query, "weight_transposed"), &transposed)
+          ? transposed
+          : NAN;
   const CmPolicy *policy =
       cmPolicySetResolve(&p->policies, query->kernel, &out->viaAnchor);
   const char *dtype = cmQueryDtype(query, policy);

@@ -17,9 +17,10 @@
  *   no dtype-free value, bf16 computes through conversions on a CPU), a
  *   floor under the memory side (calibrate_column_walk.c).
  *
- * Both read the query's fields through its policy: a fused kernel answered
- * through an anchor whose policy has no weight_transposed regime gets no
- * copy (latency-profile writes a policy for every table it measures).
+ * Both read the query's fields through its policy, weight_transposed
+ * whatever the policy (a matmul type without a table of its own is
+ * answered through its anchor's or the built-in policy, which need not key
+ * on it: estimate.c).
  *
  *===----------------------------------------------------------------------===*/
 #include "roofline_loop_matmul.h"

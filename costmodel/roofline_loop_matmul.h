@@ -14,8 +14,8 @@
 /// out->memoryUs to the time its loops take to walk weight columns that do
 /// not stay in L1, and adds to `*launchUs` the copy of a weight its query
 /// says is transposed on every call, each with a reason when it counts.
-/// Does nothing for other kernels, without `value`, and where the query's
-/// policy exposes no m, n, k (or weight_transposed, for the copy).
+/// Does nothing for other kernels, without `value`, and where the query
+/// gives no m, n, k (or weight_transposed, for the copy).
 void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
                              const char *dtype, CmValueFn value,
                              const void *context, CmEstimate *out,

@@ -270,6 +270,34 @@ TEST(transposed_weight_pays_its_copy_in_the_roofline) {
   cmProfileDestroy(p);
 }
 
+/* A matmul type without a table of its own (a projection with nothing fused,
+ * on a host profile that measured only matmul+add) is answered through the
+ * built-in matmul policy, which does not key on weight_transposed: its
+ * roofline pays for the copy all the same. */
+TEST(transposed_weight_copy_needs_no_policy_key) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/weight-copy-builtin-policy", scratch);
+  CHECK(testMakeProfile(dir, NULL, kLine));
+  CHECK(testWriteFile(dir, "device.csv",
+                      "key,value\npeak_flops.bf16,1e15\nmem_bw,1e12\n"
+                      "weight_copy_ns_per_byte,5\n"
+                      "weight_copy_min_bytes,131072\n"));
+  CmProfile p;
+  CHECK(testLoadProfile(dir, &p));
+  CmEstimate e[2];
+  for (int t = 0; t < 2; t++) {
+    CmField fields[] = {{"dtype", "bf16"},
+                        {"m", "4"},
+                        {"n", "512"},
+                        {"k", "512"},
+                        {"weight_transposed", t ? "1" : "0"}};
+    CmQuery q = {"matmul", fields, 5, -1, -1};
+    CHECK(cmProfileEstimate(p, &q, NULL, &e[t], NULL) == CM_OK);
+  }
+  CHECK_NEAR(e[1].latencyUs - e[0].latencyUs, 512.0 * 512 * 2 * 5 * 1e-3, 1e-9);
+  cmProfileDestroy(p);
+}
+
 /* The column a loop-lowered matmul walks (latency/column_walk.h) in a 48
  * KiB 12-way L1 (64 sets) and a 1 MiB 8-way L2 (2048 sets), 64 B lines:
  * f32 n = 1000 (62.5 lines a step) spreads over every set, n = 512 (32
@@ -609,6 +637,7 @@ int main(int argc, char **argv) {
                    T(max_simplex_span_leaves_wide_simplices_to_the_roofline),
                    T(per_kernel_device_values_override_device_wide_ones),
                    T(transposed_weight_pays_its_copy_in_the_roofline),
+                   T(transposed_weight_copy_needs_no_policy_key),
                    T(column_walk_level_counts_the_busiest_set),
                    T(column_walk_level_is_bounded_on_absurd_shapes),
                    T(spilled_weight_columns_set_the_matmul_roofline),
