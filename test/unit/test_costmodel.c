@@ -25,6 +25,18 @@ static CmProfile profileWith(const char *name, const char *policy,
   return p;
 }
 
+/* profileWith, its device.csv replaced by `device`. */
+static CmProfile profileWithDevice(const char *name, const char *policy,
+                                   const char *table, const char *device) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/%s", scratch, name);
+  CmProfile p = {NULL};
+  if (testMakeProfile(dir, policy, table) &&
+      testWriteFile(dir, "device.csv", device))
+    testLoadProfile(dir, &p);
+  return p;
+}
+
 static CmEstimate ask(CmProfile p, const char *kernel, const char *m,
                       const char *n, const char *k, bool interpolation) {
   CmField fields[] = {{"dtype", "bf16"}, {"m", m}, {"n", n}, {"k", k}};
@@ -233,21 +245,18 @@ TEST(efficiency_slopes_scale_the_roofline_inside_their_range) {
  * weight_copy_min_bytes on; the plain regime and a smaller weight do not.
  * bf16 weights: n = k = 512 is 512 KiB, n = k = 128 is 32 KiB. */
 TEST(transposed_weight_pays_its_copy_in_the_roofline) {
-  char dir[4200];
-  snprintf(dir, sizeof dir, "%s/weight-copy", scratch);
   static const char policy[] = "kernel,axes,regime,transform\n"
                                "matmul,m n k,dtype weight_transposed,\n";
   static const char table[] =
       "kernel,dtype,m,n,k,weight_transposed,latency_us\n"
       "matmul,bf16,1,64,64,0,10\n"
       "matmul,bf16,2,64,64,1,20\n";
-  CHECK(testMakeProfile(dir, policy, table));
-  CHECK(testWriteFile(dir, "device.csv",
-                      "key,value\npeak_flops.bf16,1e15\nmem_bw,1e12\n"
-                      "launch_us,2\nweight_copy_ns_per_byte.matmul,5\n"
-                      "weight_copy_min_bytes,131072\n"));
-  CmProfile p;
-  CHECK(testLoadProfile(dir, &p));
+  CmProfile p =
+      profileWithDevice("weight-copy", policy, table,
+                        "key,value\npeak_flops.bf16,1e15\nmem_bw,1e12\n"
+                        "launch_us,2\nweight_copy_ns_per_byte.matmul,5\n"
+                        "weight_copy_min_bytes,131072\n");
+  CHECK(!cmProfileIsNull(p));
   const char *sizes[] = {"512", "128"};
   double copyUs[] = {512.0 * 512 * 2 * 5 * 1e-3, 0};
   for (int i = 0; i < 2; i++) {
@@ -275,15 +284,11 @@ TEST(transposed_weight_pays_its_copy_in_the_roofline) {
  * built-in matmul policy, which does not key on weight_transposed: its
  * roofline pays for the copy all the same. */
 TEST(transposed_weight_copy_needs_no_policy_key) {
-  char dir[4200];
-  snprintf(dir, sizeof dir, "%s/weight-copy-builtin-policy", scratch);
-  CHECK(testMakeProfile(dir, NULL, kLine));
-  CHECK(testWriteFile(dir, "device.csv",
-                      "key,value\npeak_flops.bf16,1e15\nmem_bw,1e12\n"
-                      "weight_copy_ns_per_byte,5\n"
-                      "weight_copy_min_bytes,131072\n"));
-  CmProfile p;
-  CHECK(testLoadProfile(dir, &p));
+  CmProfile p = profileWithDevice("weight-copy-builtin-policy", NULL, kLine,
+                                  "key,value\npeak_flops.bf16,1e15\n"
+                                  "mem_bw,1e12\nweight_copy_ns_per_byte,5\n"
+                                  "weight_copy_min_bytes,131072\n");
+  CHECK(!cmProfileIsNull(p));
   CmEstimate e[2];
   for (int t = 0; t < 2; t++) {
     CmField fields[] = {{"dtype", "bf16"},
@@ -337,19 +342,15 @@ TEST(column_walk_level_is_bounded_on_absurd_shapes) {
  * side, per kernel and dtype before per dtype; one whose column stays in
  * L1 gets the plain roofline. */
 TEST(spilled_weight_columns_set_the_matmul_roofline) {
-  char dir[4200];
-  snprintf(dir, sizeof dir, "%s/column-walk", scratch);
   static const char table[] = "kernel,dtype,m,n,k,latency_us\n"
                               "matmul,f32,1,8,8,1\n";
-  CHECK(testMakeProfile(dir, NULL, table));
   static const char device[] =
       "key,value\npeak_flops.f32,1e12\nmem_bw,1e12\n"
       "l1d_bytes,49152\nl1d_ways,12\nl2_bytes,1048576\nl2_ways,8\n"
       "cache_line_bytes,64\ncolumn_walk_ns_l2.f32,1.5\n"
       "column_walk_ns_mem.f32,3\ncolumn_walk_ns_mem.matmul.f32,4\n";
-  CHECK(testWriteFile(dir, "device.csv", device));
-  CmProfile p;
-  CHECK(testLoadProfile(dir, &p));
+  CmProfile p = profileWithDevice("column-walk", NULL, table, device);
+  CHECK(!cmProfileIsNull(p));
   struct {
     const char *kernel, *n, *k;
     double ns;
@@ -379,16 +380,12 @@ TEST(spilled_weight_columns_set_the_matmul_roofline) {
 
 /* The same rates without the cache geometry: no level, no walk. */
 TEST(no_cache_geometry_no_column_walk) {
-  char dir[4200];
-  snprintf(dir, sizeof dir, "%s/column-walk-no-caches", scratch);
-  static const char table[] = "kernel,dtype,m,n,k,latency_us\n"
-                              "matmul,f32,1,8,8,1\n";
-  CHECK(testMakeProfile(dir, NULL, table));
-  CHECK(testWriteFile(dir, "device.csv",
-                      "key,value\npeak_flops.f32,1e12\nmem_bw,1e12\n"
-                      "column_walk_ns_l2.f32,1.5\ncolumn_walk_ns_mem.f32,3\n"));
-  CmProfile p;
-  CHECK(testLoadProfile(dir, &p));
+  CmProfile p = profileWithDevice(
+      "column-walk-no-caches", NULL,
+      "kernel,dtype,m,n,k,latency_us\nmatmul,f32,1,8,8,1\n",
+      "key,value\npeak_flops.f32,1e12\nmem_bw,1e12\n"
+      "column_walk_ns_l2.f32,1.5\ncolumn_walk_ns_mem.f32,3\n");
+  CHECK(!cmProfileIsNull(p));
   CmField fields[] = {
       {"dtype", "f32"}, {"m", "8"}, {"n", "1024"}, {"k", "4096"}};
   CmQuery q = {"matmul", fields, 4, -1, -1};
