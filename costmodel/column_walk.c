@@ -8,18 +8,23 @@
  * touches consecutive lines, spread evenly: no count needed. A column of
  * more lines than the cache holds overflows it whatever the sets, so at
  * most sets x ways elements are counted (16384 for a 1 MiB 8-way L2; the
- * geometry is bounded below, so a hand-made device.csv cannot make it
- * unbounded). Sets are those of virtual addresses: exact for an L1 indexed
- * by them, an approximation for an L2 indexed by physical addresses.
+ * geometry is bounded, so a hand-made device.csv cannot make it long).
+ * Sets are those of virtual addresses: exact for an L1 indexed by them, an
+ * approximation for an L2 indexed by physical addresses.
  *
  *===----------------------------------------------------------------------===*/
 #include "latency/column_walk.h"
 
 #include <math.h>
 #include <stdbool.h>
-#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
 
-enum { kMaxSets = 1 << 16, kMaxWays = 64 };
+/* Bounds on the geometry (a 4 MiB 16-way L2 has 4096 sets): at most
+ * kMaxSets x kMaxWays = 1M elements counted per cache, in a count array on
+ * the stack (a set never holds more than kMaxWays + 1 before the count
+ * stops), so a query allocates nothing, as cmPreparedEstimate promises. */
+enum { kMaxSets = 1 << 14, kMaxWays = 64, kMinLine = 16, kMaxLine = 4096 };
 
 /* k x stride must stay exact in a double for the line arithmetic */
 static const double kMaxSpanBytes = 0x1p52;
@@ -30,11 +35,11 @@ static bool wholeIn(double x, double lo, double hi) {
 
 /* True when a column of `k` elements `stride` bytes apart keeps all its
  * lines in a cache of `bytes` and `ways`; *usable false when the geometry
- * is not one, or the count could not be allocated. */
+ * is not one. */
 static bool columnFits(double k, double stride, double bytes, double ways,
                        double line, bool *usable) {
   double sets = line > 0 && ways > 0 ? bytes / (ways * line) : 0;
-  *usable = wholeIn(ways, 1, kMaxWays) && wholeIn(line, 1, 4096) &&
+  *usable = wholeIn(ways, 1, kMaxWays) && wholeIn(line, kMinLine, kMaxLine) &&
             wholeIn(sets, 1, kMaxSets);
   if (!*usable)
     return false;
@@ -42,15 +47,12 @@ static bool columnFits(double k, double stride, double bytes, double ways,
     return ceil(k * stride / line) <= sets * ways;
   if (k > sets * ways) /* a line per element */
     return false;
-  unsigned *count = calloc((size_t)sets, sizeof *count);
-  if (!count) {
-    *usable = false;
-    return false;
-  }
+  uint8_t count[kMaxSets];
+  uint64_t numSets = (uint64_t)sets;
+  memset(count, 0, numSets);
   bool fits = true;
   for (double i = 0; fits && i < k; i++)
-    fits = ++count[(size_t)fmod(floor(i * stride / line), sets)] <= ways;
-  free(count);
+    fits = ++count[(uint64_t)floor(i * stride / line) % numSets] <= ways;
   return fits;
 }
 

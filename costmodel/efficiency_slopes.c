@@ -6,9 +6,9 @@
  * weight; where the host's cache geometry is known, roofline_loop_matmul.c
  * prices that walk by cache level and the law sees only the shapes whose
  * column stays in L1), a 1 x 1 conv with 16 input channels pays its loop
- *overhead on few multiply-adds. latency-profile fits the efficiency as a power
- *law of the kernel's axes where that predicts its measured shapes better, left
- * out one at a time, than the median does (tools/latency-profile/
+ * overhead on few multiply-adds. latency-profile fits the efficiency as a
+ * power law of the kernel's axes where that predicts its measured shapes
+ * better, left out one at a time, than the median does (tools/latency-profile/
  * calibrate_slopes.c), and writes the slopes with the range they were
  * fitted over. Outside that range the efficiency stays at its edge: the
  * law is not extrapolated. The product is held within [1e-3, 1e3].

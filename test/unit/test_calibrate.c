@@ -192,12 +192,6 @@ TEST(plain_weights_fit_no_copy_rate) {
   CHECK(isnan(fitted(&d, "weight_copy_ns_per_byte")));
 }
 
-/* With the host's caches (48 KiB 12-way L1, 1 MiB 8-way L2), matmuls whose
- * weight column spills L1 are samples of the walk, not of the efficiency:
- * f32 n = 1000 keeps its column in L1 up to k = 768, n = 512 in L2 up to
- * k = 512, n = 1024 at k >= 1024 in neither. Their time per multiply-add
- * is fitted per level (per type and dtype, and per dtype), the efficiency
- * from the others only. Without the caches nothing of it is fitted. */
 /* Nine f32 matmul+add shapes at m = 8 under a 48 KiB 12-way L1 and a 1 MiB
  * 8-way L2: n = 1000 (its column in L1 up to k = 768) at efficiency 0.25
  * (8 ns a multiply-add at 1 GFLOP/s), n = 512 at k = 128..512 (L2) at 20 ns,

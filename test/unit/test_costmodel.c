@@ -280,9 +280,9 @@ TEST(transposed_weight_pays_its_copy_in_the_roofline) {
 }
 
 /* A matmul type without a table of its own (a projection with nothing fused,
- * on a host profile that measured only matmul+add) is answered through the
- * built-in matmul policy, which does not key on weight_transposed: its
- * roofline pays for the copy all the same. */
+ * on a host profile whose tables are keyed without weight_transposed) is
+ * answered through the built-in matmul policy, which does not key on
+ * weight_transposed: its roofline pays for the copy all the same. */
 TEST(transposed_weight_copy_needs_no_policy_key) {
   CmProfile p = profileWithDevice("weight-copy-builtin-policy", NULL, kLine,
                                   "key,value\npeak_flops.bf16,1e15\n"
@@ -341,15 +341,16 @@ TEST(column_walk_level_is_bounded_on_absurd_shapes) {
  * spills gets at least multiply-adds x the rate of its level as its memory
  * side, per kernel and dtype before per dtype; one whose column stays in
  * L1 gets the plain roofline. */
+static const char kWalkTable[] = "kernel,dtype,m,n,k,latency_us\n"
+                                 "matmul,f32,1,8,8,1\n";
+static const char kWalkDevice[] =
+    "key,value\npeak_flops.f32,1e12\nmem_bw,1e12\n"
+    "l1d_bytes,49152\nl1d_ways,12\nl2_bytes,1048576\nl2_ways,8\n"
+    "cache_line_bytes,64\ncolumn_walk_ns_l2.f32,1.5\n"
+    "column_walk_ns_mem.f32,3\ncolumn_walk_ns_mem.matmul.f32,4\n";
+
 TEST(spilled_weight_columns_set_the_matmul_roofline) {
-  static const char table[] = "kernel,dtype,m,n,k,latency_us\n"
-                              "matmul,f32,1,8,8,1\n";
-  static const char device[] =
-      "key,value\npeak_flops.f32,1e12\nmem_bw,1e12\n"
-      "l1d_bytes,49152\nl1d_ways,12\nl2_bytes,1048576\nl2_ways,8\n"
-      "cache_line_bytes,64\ncolumn_walk_ns_l2.f32,1.5\n"
-      "column_walk_ns_mem.f32,3\ncolumn_walk_ns_mem.matmul.f32,4\n";
-  CmProfile p = profileWithDevice("column-walk", NULL, table, device);
+  CmProfile p = profileWithDevice("column-walk", NULL, kWalkTable, kWalkDevice);
   CHECK(!cmProfileIsNull(p));
   struct {
     const char *kernel, *n, *k;
@@ -375,6 +376,22 @@ TEST(spilled_weight_columns_set_the_matmul_roofline) {
       CHECK(e.memoryUs < plain && !strstr(e.reason, "weight column"));
     }
   }
+  cmProfileDestroy(p);
+}
+
+/* A memory side above the walk (the query's own bytes) stays as it is,
+ * and the reason does not claim the walk. */
+TEST(column_walk_under_the_memory_side_changes_nothing) {
+  CmProfile p =
+      profileWithDevice("column-walk-under", NULL, kWalkTable, kWalkDevice);
+  CHECK(!cmProfileIsNull(p));
+  CmField fields[] = {
+      {"dtype", "f32"}, {"m", "8"}, {"n", "1024"}, {"k", "4096"}};
+  CmQuery q = {"matmul", fields, 4, -1, 1e12}; /* 1 s at 1 TB/s */
+  CmEstimate e;
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  CHECK_NEAR(e.memoryUs, 1e6, 1e-6);
+  CHECK(!strstr(e.reason, "weight column"));
   cmProfileDestroy(p);
 }
 
@@ -638,6 +655,7 @@ int main(int argc, char **argv) {
                    T(column_walk_level_counts_the_busiest_set),
                    T(column_walk_level_is_bounded_on_absurd_shapes),
                    T(spilled_weight_columns_set_the_matmul_roofline),
+                   T(column_walk_under_the_memory_side_changes_nothing),
                    T(no_cache_geometry_no_column_walk),
                    T(fused_kernel_uses_anchor_table_and_says_so),
                    T(two_d_delaunay_on_a_plane),

@@ -12,9 +12,10 @@
  * and its time per multiply-add is a sample of the walk at its level: the
  * median per kernel type and dtype is `column_walk_ns_l2|mem.<type>.<dtype>`,
  * per dtype over every type `column_walk_ns_l2|mem.<dtype>`. The roofline
- * takes the larger of that and its memory side (costmodel/roofline.c).
- * Matmuls that transpose their weight are left out: their copy is most of
- * their time (calibrate_weight_copy.c).
+ * takes the larger of that and its memory side
+ * (costmodel/roofline_loop_matmul.c). Matmuls that transpose their weight
+ * are left out: their copy is most of their time
+ * (calibrate_weight_copy.c).
  *
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
@@ -26,8 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* `type` is `name` or `name` with fused ops (`name+...`), as the cost
+ * model's cmKernelIs reads kernel names. */
+static bool typeIs(const char *type, const char *name) {
+  size_t n = strlen(name);
+  return !strncmp(type, name, n) && (type[n] == '\0' || type[n] == '+');
+}
+
 static bool isMatmul(const char *type) {
-  return !strncmp(type, "matmul", 6) || !strncmp(type, "batch_matmul", 12);
+  return typeIs(type, "matmul") || typeIs(type, "batch_matmul");
 }
 
 /* The multiply-adds of matmul shape `s`, or NAN. */

@@ -18,8 +18,8 @@
  * `weight_copy_ns_per_byte.<type>`, over all of them the device-wide key.
  * The cost model adds weight bytes x rate to the roofline of a query with
  * weight_transposed=1 whose weight is at least `weight_copy_min_bytes`
- * (costmodel/roofline.c). Smaller weights come from the warm heap and cost
- * about nothing more, so they are not fitted.
+ * (costmodel/roofline_loop_matmul.c). Smaller weights come from the warm
+ * heap and cost about nothing more, so they are not fitted.
  *
  *===----------------------------------------------------------------------===*/
 #include "allocator.h"

@@ -10,8 +10,8 @@
  * before any (k+1)-th; a bad shape's refinements, in a later round, by
  * rank), cheapest first within a round, so a budget that ends early still
  * covers every table and every axis; a point whose call alone would take
- * more than an eighth of the time left is not
- * measured (LLaMA's 4096 x 11008 GEMMs run 7 s a call through `loops`).
+ * more than an eighth of the time left is not measured (LLaMA's 4096 x
+ * 11008 GEMMs run 7 s a call through `loops`).
  * Its cost is the base shape's time scaled by the moved axis: kernel time
  * grows about linearly along one axis.
  *

@@ -33,9 +33,9 @@ typedef struct {
 /// stays in: 1 (L1), 2 (L2) or 3 (beyond), the first whose busiest set gets
 /// no more of the column's lines than it has ways; 0 when the geometry or
 /// the shape is not usable (ways not a whole number in [1, 64], a line not
-/// one in [1, 4096], sets not one in [1, 65536], k < 1, a span k x stride
-/// of 2^52 bytes or more) or the count's array (4 bytes a set) could not
-/// be allocated. Counts at most sets x ways elements per cache.
+/// one in [16, 4096], sets not one in [1, 16384], k < 1, a span k x stride
+/// of 2^52 bytes or more). Counts at most sets x ways elements per cache;
+/// allocates nothing.
 int cmColumnWalkLevel(const CmCacheGeometry *geometry, double k,
                       double strideBytes);
 

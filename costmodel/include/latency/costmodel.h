@@ -270,9 +270,7 @@ typedef struct {
   double transferConfidence;   /* their calibrated confidence            */
   int transferPoints;          /* target points behind them              */
   char reason[192];            /* why no table matched, or ""       */
-  /* the query's weight_transposed, or NaN: the roofline reads it whatever
-   * the policy (roofline_loop_matmul.c) */
-  double weightTransposed;
+  double weightTransposed;     /* the query's, whatever the policy, or NaN */
 } CmPrepared;
 
 /// Resolves the kernel and regime keys of `query` (its axis fields are
