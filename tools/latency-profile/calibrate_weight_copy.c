@@ -96,27 +96,29 @@ static bool copyRateOf(const LpDeviceNumbers *d, const LpShape *s,
   return true;
 }
 
+/* The median of the rates of `set`'s shapes of `type` (NULL: every type)
+ * into `key.<type>`, when there are any; `rate` NaN where a shape has none. */
+static void fitMedian(const LpShapeSet *set, const double *rate,
+                      const char *type, double *scratch, LpDeviceNumbers *d) {
+  size_t n = 0;
+  for (size_t j = 0; j < set->count; j++)
+    if (!isnan(rate[j]) && (!type || !strcmp(set->items[j].type, type)))
+      scratch[n++] = rate[j];
+  if (n)
+    lpDeviceSetFitted(d, "weight_copy_ns_per_byte", type, lpMedian(scratch, n));
+}
+
 void lpFitWeightCopy(const LpShapeSet *set, LpDeviceNumbers *d) {
-  double *all = malloc((set->count + 1) * sizeof *all);
-  double *own = malloc((set->count + 1) * sizeof *own);
-  size_t numAll = 0;
-  for (size_t i = 0; all && own && i < set->count; i++) {
-    double rate;
-    if (copyRateOf(d, &set->items[i], &rate))
-      all[numAll++] = rate;
-    size_t n = 0; /* the type's shapes, once, at its first */
-    bool first = lpFirstOfType(set, i);
-    for (size_t j = i; first && j < set->count; j++)
-      if (!strcmp(set->items[j].type, set->items[i].type) &&
-          copyRateOf(d, &set->items[j], &rate))
-        own[n++] = rate;
-    if (n)
-      lpDeviceSetFitted(d, "weight_copy_ns_per_byte", set->items[i].type,
-                        lpMedian(own, n));
-  }
-  if (numAll)
-    lpDeviceSetFitted(d, "weight_copy_ns_per_byte", NULL,
-                      lpMedian(all, numAll));
-  free(all);
-  free(own);
+  double *rate = malloc((set->count + 1) * sizeof *rate);
+  double *scratch = malloc((set->count + 1) * sizeof *scratch);
+  for (size_t i = 0; rate && scratch && i < set->count; i++)
+    if (!copyRateOf(d, &set->items[i], &rate[i]))
+      rate[i] = NAN;
+  for (size_t i = 0; rate && scratch && i < set->count; i++)
+    if (lpFirstOfType(set, i)) /* each type once */
+      fitMedian(set, rate, set->items[i].type, scratch, d);
+  if (rate && scratch)
+    fitMedian(set, rate, NULL, scratch, d);
+  free(rate);
+  free(scratch);
 }
