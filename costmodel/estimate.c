@@ -27,7 +27,15 @@
 typedef struct {
   const CmPrepared *prep;
   const double *axes;
+  const CmQuery *query; /* the text query, or NULL */
 } PreparedValues;
+
+/* Query fields the roofline reads whatever the policy: a matmul type
+ * without a table of its own is answered through a policy (its anchor's,
+ * or the built-in one) that need not key on weight_transposed, and no
+ * table keys on scratch_bytes (roofline_loop_matmul.c, roofline.c). */
+static const char *const kRooflineFields[CM_ROOFLINE_FIELDS] = {
+    "weight_transposed", "scratch_bytes"};
 
 static double preparedValue(const void *context, const char *name) {
   const PreparedValues *pv = context;
@@ -38,7 +46,12 @@ static double preparedValue(const void *context, const char *name) {
   for (int r = 0; policy && r < policy->numRegime; r++)
     if (!strcmp(policy->regime[r], name))
       return pv->prep->regimeNumbers[r];
-  return strcmp(name, "weight_transposed") ? NAN : pv->prep->weightTransposed;
+  for (int f = 0; f < CM_ROOFLINE_FIELDS; f++)
+    if (!strcmp(name, kRooflineFields[f]))
+      return pv->prep->rooflineFields[f];
+  /* a kernel without a policy has no axes; a text query still has fields
+     (attention's shape, for its roofline's column walk) */
+  return !policy && pv->query ? cmQueryFieldValue(pv->query, name) : NAN;
 }
 
 /* Exact, then interpolation tiers on `g`; true when one answered. */
@@ -118,14 +131,13 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
   out->kernel = query->kernel;
   if (!query->kernel || !*query->kernel)
     return cmErrorSet(err, CM_ERR_QUERY, "the query names no kernel");
-  /* a matmul type without a table of its own is answered through a policy
-     (its anchor's, or the built-in one) that may not key on it, and its
-     roofline still pays for the copy (roofline_loop_matmul.c) */
-  double transposed;
-  out->weightTransposed =
-      cmParseNumber(cmQueryFindField(query, "weight_transposed"), &transposed)
-          ? transposed
-          : NAN;
+  for (int f = 0; f < CM_ROOFLINE_FIELDS; f++) {
+    double number;
+    out->rooflineFields[f] =
+        cmParseNumber(cmQueryFindField(query, kRooflineFields[f]), &number)
+            ? number
+            : NAN;
+  }
   const CmPolicy *policy =
       cmPolicySetResolve(&p->policies, query->kernel, &out->viaAnchor);
   const char *dtype = cmQueryDtype(query, policy);
@@ -170,14 +182,15 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
  * superset of the prepared values, so running them again could add
  * nothing. */
 static CmStatus estimatePrepared(const CmPrepared *prep, const double *axes,
-                                 double flops, double bytes, bool workDone,
+                                 const CmQuery *query, double flops,
+                                 double bytes, bool workDone,
                                  const CmOptions *options, CmEstimate *out,
                                  CmError *err) {
   cmAnswerReset(out, prep->kernel ? prep->kernel : "");
   if (prep->reason[0])
     cmEstimateAddReasonText(out, prep->reason, "");
   const CmPolicy *policy = prep->policy;
-  PreparedValues values = {prep, axes}; /* shapes for the roofline */
+  PreparedValues values = {prep, axes, query}; /* shapes for the roofline */
   if (policy) {
     double q[CM_MAX_AXES], tq[CM_MAX_AXES];
     bool complete = true;
@@ -206,11 +219,12 @@ static CmStatus estimatePrepared(const CmPrepared *prep, const double *axes,
       cmBuiltinWork(policy->kernel, preparedValue, &values, prep->dtype,
                     prep->kvDtype, &flops, &bytes);
   }
-  cmRoofline(prep->profile, policy ? policy->kernel : NULL,
-             prep->dtype[0] ? prep->dtype : NULL, flops, bytes,
-             policy ? preparedValue : NULL, &values,
-             cmEfficiencyScale(prep->profile, policy, preparedValue, &values),
-             out);
+  /* a kernel without a table is priced under its own name: the host's
+     loop terms know attention by it */
+  cmRoofline(
+      prep->profile, policy ? policy->kernel : prep->kernel,
+      prep->dtype[0] ? prep->dtype : NULL, flops, bytes, preparedValue, &values,
+      cmEfficiencyScale(prep->profile, policy, preparedValue, &values), out);
   return CM_OK;
 }
 
@@ -219,7 +233,7 @@ CmStatus cmPreparedEstimate(const CmPrepared *prep, const double *axes,
                             const CmOptions *options, CmEstimate *out,
                             CmError *err) {
   const CmOptions defaults = cmOptionsDefault();
-  return estimatePrepared(prep, axes, flops, bytes, false,
+  return estimatePrepared(prep, axes, NULL, flops, bytes, false,
                           options ? options : &defaults, out, err);
 }
 
@@ -310,11 +324,12 @@ CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
       *out = conv;
       return CM_OK;
     }
-    status =
-        estimatePrepared(&prep, axes, flops, bytes, true, options, out, err);
+    status = estimatePrepared(&prep, axes, query, flops, bytes, true, options,
+                              out, err);
     if (conv.reason[0])
       cmEstimateAddReasonText(out, conv.reason, "");
     return status;
   }
-  return estimatePrepared(&prep, axes, flops, bytes, true, options, out, err);
+  return estimatePrepared(&prep, axes, query, flops, bytes, true, options, out,
+                          err);
 }

@@ -18,7 +18,10 @@
  * On a host profile, a matmul lowered to loops also pays for a weight
  * transposed on every call (part of launch_us) and for walking weight
  * columns that do not stay in L1 (a floor under its memory side):
- * roofline_loop_matmul.c.
+ * roofline_loop_matmul.c. A kernel's scratch buffers (the query's
+ * scratch_bytes: buffers it allocates inside, each large enough to be
+ * mapped fresh per call, passes/describe.c) cost scratch_ns_per_byte each
+ * byte, part of launch_us: page faults, which no bandwidth describes.
  * Bytes are those crossing the kernel boundary (the caller's job for fused
  * kernels). With only one of the two bounds known, that one answers and the
  * reason says what was missing.
@@ -73,6 +76,21 @@ static double waveCost(CmProfile profile, const char *kernel, const char *dtype,
   double wave = cmRooflineDeviceNumber(profile, "wave_us", kernel, dtype, 0);
   double tiles = kernel && value ? cmBuiltinTiles(kernel, value, context) : NAN;
   return sms >= 1 && tiles > 0 && wave > 0 ? wave * ceil(tiles / sms) : 0;
+}
+
+/* What the kernel's scratch buffers cost, us: their page faults at the
+ * profile's scratch_ns_per_byte; 0 when the query has none or the profile
+ * no rate (a GPU's tables). */
+static double scratchUs(CmProfile profile, const char *kernel,
+                        const char *dtype, CmValueFn value,
+                        const void *context) {
+  double bytes = value ? value(context, "scratch_bytes") : NAN;
+  if (!(bytes > 0))
+    return 0;
+  double rate =
+      cmRooflineDeviceNumber(profile, "scratch_ns_per_byte", kernel, dtype, 0);
+  double us = bytes * rate * 1e-3;
+  return rate > 0 && isfinite(us) ? us : 0;
 }
 
 /* The GEMM tile model's compute time under the efficiencies the caller
@@ -140,6 +158,12 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                                   : tiled;
   out->memoryUs = haveMemory ? bytes / (bandwidth * memoryEff) * 1e6 : 0;
   cmRooflineAddLoopMatmul(profile, kernel, dtype, value, context, out, &launch);
+  double scratch = scratchUs(profile, kernel, dtype, value, context);
+  if (scratch > 0) {
+    launch += scratch;
+    cmEstimateAddReason(out, "roofline: + %.4g us fresh scratch pages",
+                        scratch);
+  }
   out->launchUs = launch;
   out->bound = out->computeUs >= out->memoryUs && haveCompute ? CM_BOUND_COMPUTE
                                                               : CM_BOUND_MEMORY;

@@ -11,7 +11,8 @@
  *   every roofline key), part of launch_us since it does not overlap the
  *   multiply (calibrate_weight_copy.c).
  * - The column walk. k innermost, each output element walks a column of
- *   the weight; where the column does not stay in L1 (latency/column_walk.h,
+ *   the weight (of K^T and V in attention's two products); where the
+ *   column does not stay in L1 (latency/column_walk.h,
  *   with device.csv's cache geometry), the time per multiply-add is the
  *   level's `column_walk_ns_l2|mem` (per kernel and dtype, else per dtype:
  *   no dtype-free value, bf16 computes through conversions on a CPU), a
@@ -67,15 +68,52 @@ static double weightCopyUs(CmProfile profile, const char *kernel,
   return bytes * rate * 1e-3;
 }
 
-/* The column walk, us, and the level it was priced at; 0 when the column
- * stays in L1 or the profile has no geometry or rate. The rates are looked
- * up first: counting the column is the costly part. */
+/* A product as `loops` runs it: batch x m x n outputs, each walking a
+ * column of k elements of its right operand, n apart. */
+typedef struct {
+  double batch, m, n, k;
+} LoopProduct;
+
+static double orOne(double v) { return isnan(v) ? 1 : v; }
+
+/* The products kernel `kernel` runs through loops: a matmul's one;
+ * attention's two, per batch and head, as an export spells them: scores
+ * Q K^T (columns of head_dim over a K^T kv_len wide) and P V (columns of
+ * kv_len over a V head_dim wide), the full score matrix even when causal.
+ * Returns how many (0: none). */
+static int loopProductsOf(const char *kernel, CmValueFn value,
+                          const void *context, LoopProduct out[2]) {
+  if (cmKernelIs(kernel, "matmul") || cmKernelIs(kernel, "batch_matmul")) {
+    out[0] = (LoopProduct){batchOf(value, context), value(context, "m"),
+                           value(context, "n"), value(context, "k")};
+    return 1;
+  }
+  if (!cmKernelIs(kernel, "attention") &&
+      !cmKernelIs(kernel, "cross_attention") &&
+      !cmKernelIs(kernel, "attention_decode"))
+    return 0;
+  double seq = orOne(value(context, "seq"));
+  double len = value(context, "kv_len");
+  len = isnan(len) ? seq : len;
+  double d = value(context, "head_dim");
+  double heads = batchOf(value, context) * value(context, "heads");
+  out[0] = (LoopProduct){heads, seq, len, d};
+  out[1] = (LoopProduct){heads, seq, d, len};
+  return 2;
+}
+
+/* The column walk of the kernel's products, us, and the highest level one
+ * was priced at; 0 when every column stays in L1 or the profile has no
+ * geometry or rate. The rates are looked up first: counting the columns is
+ * the costly part. */
 static double columnWalkUs(CmProfile profile, const char *kernel,
                            const char *dtype, CmValueFn value,
                            const void *context, int *level) {
+  LoopProduct products[2];
+  int count = loopProductsOf(kernel, value, context, products);
   double ns[2] = {perDtypeNumber(profile, "column_walk_ns_l2", kernel, dtype),
                   perDtypeNumber(profile, "column_walk_ns_mem", kernel, dtype)};
-  if (!(ns[0] > 0) && !(ns[1] > 0))
+  if (!count || (!(ns[0] > 0) && !(ns[1] > 0)))
     return 0;
   CmCacheGeometry g = {
       cmProfileGetDeviceNumber(profile, "l1d_bytes", 0),
@@ -83,20 +121,25 @@ static double columnWalkUs(CmProfile profile, const char *kernel,
       cmProfileGetDeviceNumber(profile, "l2_bytes", 0),
       cmProfileGetDeviceNumber(profile, "l2_ways", 0),
       cmProfileGetDeviceNumber(profile, "cache_line_bytes", 0)};
-  double m = value(context, "m"), n = value(context, "n");
-  double k = value(context, "k");
-  *level = cmColumnWalkLevel(&g, k, n * cmDtypeGetSize(dtype));
-  double rate = *level >= 2 ? ns[*level - 2] : 0;
-  double us = m * n * k * batchOf(value, context) * rate * 1e-3;
-  return rate > 0 && us > 0 ? us : 0;
+  double us = 0;
+  for (int i = 0; i < count; i++) {
+    const LoopProduct *p = &products[i];
+    int at = cmColumnWalkLevel(&g, p->k, p->n * cmDtypeGetSize(dtype));
+    double rate = at >= 2 ? ns[at - 2] : 0;
+    double walk = p->batch * p->m * p->n * p->k * rate * 1e-3;
+    if (rate > 0 && walk > 0) {
+      us += walk;
+      *level = at > *level ? at : *level;
+    }
+  }
+  return us;
 }
 
 void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
                              const char *dtype, CmValueFn value,
                              const void *context, CmEstimate *out,
                              double *launchUs) {
-  if (!kernel || !dtype || !value ||
-      !(cmKernelIs(kernel, "matmul") || cmKernelIs(kernel, "batch_matmul")))
+  if (!kernel || !dtype || !value)
     return;
   int level = 0;
   double walk = columnWalkUs(profile, kernel, dtype, value, context, &level);

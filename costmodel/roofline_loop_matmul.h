@@ -9,13 +9,14 @@
 #include "latency/costmodel.h"
 #include "work.h"
 
-/// For a matmul or batch_matmul `kernel` on a profile that has the keys
-/// (host profiles from latency-profile; no shipped GPU profile): raises
-/// out->memoryUs to the time its loops take to walk weight columns that do
-/// not stay in L1, and adds to `*launchUs` the copy of a weight its query
-/// says is transposed on every call, each with a reason when it counts.
-/// Does nothing for other kernels, without `value`, and where the query
-/// gives no m, n, k (or weight_transposed, for the copy).
+/// For a matmul, batch_matmul or attention `kernel` on a profile that has
+/// the keys (host profiles from latency-profile; no shipped GPU profile):
+/// raises out->memoryUs to the time its loops take to walk weight columns
+/// that do not stay in L1 (attention: the columns of K^T and V), and adds
+/// to `*launchUs` the copy of a weight its query says is transposed on
+/// every call, each with a reason when it counts. Does nothing for other
+/// kernels, without `value`, and where the query gives no shape (or
+/// weight_transposed, for the copy).
 void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
                              const char *dtype, CmValueFn value,
                              const void *context, CmEstimate *out,

@@ -147,6 +147,15 @@ static bool addValue(ValueSet *set, MlirValue v) {
   return true;
 }
 
+/* True when a user of `v` is outside kernel `kernel`. */
+static bool escapesKernel(const LatGraph *g, MlirValue v, int kernel) {
+  for (MlirOpOperand u = latFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (!inKernel(g, mlirOpOperandGetOwner(u), kernel))
+      return true;
+  return false;
+}
+
 /* Bytes crossing kernel `kernel`'s boundary; sets the kernel's
  * residentBytes, the part of them read from tensors the call did not
  * produce (storedBytes), and residentReader, the class of the op that
@@ -186,11 +195,7 @@ static double boundaryBytes(LatGraph *g, int kernel) {
     }
     for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
       MlirValue v = latResult(op, r);
-      bool escapes = false;
-      for (MlirOpOperand u = latFirstUse(v);
-           !mlirOpOperandIsNull(u) && !escapes; u = mlirOpOperandGetNextUse(u))
-        escapes = !inKernel(g, mlirOpOperandGetOwner(u), kernel);
-      if (escapes)
+      if (escapesKernel(g, v, kernel))
         bytes += valueBytes(g, v);
     }
   }
@@ -259,28 +264,78 @@ static bool sharedRightOperand(const LatGraph *g, MlirOperation op,
   return false;
 }
 
-/* True when the kernel transposes the right operand of matmul `op` at run
- * time: a transpose of it (through up to six views, broadcasts or copies)
- * was folded into the kernel. Such a kernel writes a transposed copy of
- * its weight on every call, which a pipeline that does not absorb the
- * transpose (the host's `loops`) pays for in full: on a host profile it is
- * a regime of its own (`weight_transposed`, docs/profile-format.md). */
-static bool rightOperandTransposed(const LatGraph *g, MlirOperation op,
-                                   int kernel) {
+/* The node of the transpose through which the kernel transposes the right
+ * operand of matmul `op` at run time (through up to six views, broadcasts
+ * or copies, all in the kernel), or -1. Such a kernel writes a transposed
+ * copy of its weight on every call, which a pipeline that does not absorb
+ * the transpose (the host's `loops`) pays for in full: on a host profile
+ * it is a regime of its own (`weight_transposed`,
+ * docs/profile-format.md). */
+static int transposedRightOperand(const LatGraph *g, MlirOperation op,
+                                  int kernel) {
   MlirValue v = latOperand(op, 1);
   for (int step = 0; step < 6 && !mlirValueIsNull(v); step++) {
     int p = latGraphValueProducer(g, v);
     if (p < 0 || g->nodes[p].kernel != kernel)
-      return false;
+      return -1;
     LatClassId cls = g->nodes[p].cls.id;
     if (cls == LAT_CLASS_TRANSPOSE)
-      return true;
+      return p;
     if (g->nodes[p].cls.role != LAT_ROLE_VIEW && cls != LAT_CLASS_BROADCAST &&
         cls != LAT_CLASS_COPY)
-      return false;
+      return -1;
     v = latOperand(g->nodes[p].op, 0);
   }
+  return -1;
+}
+
+/* True when `v` is used outside kernel `kernel`, itself or through views
+ * in the kernel (a matmul's result reshaped on its way out is the
+ * kernel's output buffer). */
+static bool leavesKernel(const LatGraph *g, MlirValue v, int kernel,
+                         int depth) {
+  for (MlirOpOperand u = latFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    int n = latGraphFind(g, user);
+    if (n < 0 || g->nodes[n].kernel != kernel)
+      return true;
+    if (g->nodes[n].cls.role != LAT_ROLE_VIEW || depth >= 8)
+      continue;
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(user); r++)
+      if (leavesKernel(g, latResult(user, r), kernel, depth + 1))
+        return true;
+  }
   return false;
+}
+
+/* Bytes of the buffers kernel `kernel` allocates inside and frees before
+ * it returns, counting those of at least LAT_FRESH_BUFFER_BYTES: results
+ * of its costed ops used only inside it. Views and slices bufferize to
+ * views of their source and initial values to their consumer's buffer; a
+ * matmul's transposed weight is priced as the transposed copy instead
+ * (weight_transposed). A lowering that fuses ops allocates less than
+ * this; the `loops` pipeline fuses none. */
+static double scratchBytes(const LatGraph *g, int kernel) {
+  const LatKernel *k = &g->kernels[kernel];
+  const LatNode *root = &g->nodes[k->root];
+  int weightCopy = root->cls.id == LAT_CLASS_MATMUL
+                       ? transposedRightOperand(g, root->op, kernel)
+                       : -1;
+  double bytes = 0;
+  for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
+    const LatNode *n = &g->nodes[i];
+    if (i == weightCopy || n->cls.role == LAT_ROLE_VIEW ||
+        n->cls.id == LAT_CLASS_SLICE || latIsInitProducer(n->op))
+      continue;
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
+      MlirValue v = latResult(n->op, r);
+      double size = valueBytes(g, v);
+      if (size >= LAT_FRESH_BUFFER_BYTES && !leavesKernel(g, v, kernel, 0))
+        bytes += size;
+    }
+  }
+  return bytes;
 }
 
 /* A matmul's m, n, k (and batch). A batch whose right operand is shared
@@ -301,7 +356,7 @@ static void describeMatmul(const LatGraph *g, LatKernel *k, MlirOperation op,
   addField(k, "k", s.k);
   if (s.batch > 1)
     addField(k, "batch", s.batch);
-  addField(k, "weight_transposed", rightOperandTransposed(g, op, kernel));
+  addField(k, "weight_transposed", transposedRightOperand(g, op, kernel) >= 0);
   int used =
       snprintf(k->axes, sizeof k->axes, "m=%.0f n=%.0f k=%.0f", s.m, s.n, s.k);
   if (s.batch > 1)
@@ -676,6 +731,7 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
       addFieldText(k, "kv_dtype", k->costDtype);
   }
   k->bytes = boundaryBytes(g, kernel);
+  k->scratchBytes = scratchBytes(g, kernel);
   if (warn) /* printing a location is costly; imagined kernels need none */
     latLocationText(root, k->loc, sizeof k->loc);
   if (warn)

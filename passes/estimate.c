@@ -66,8 +66,18 @@ static bool usesBuiltinWork(const char *type) {
 bool latKernelEstimate(CmProfile profile, const CmOptions *options,
                        LatKernel *k) {
   bool builtin = usesBuiltinWork(k->type);
-  CmQuery query = {k->type, k->fields, (size_t)k->numFields,
-                   builtin ? -1 : k->flops, builtin ? -1 : k->bytes};
+  /* the kernel's fields, and its scratch buffers for the roofline (no
+     table keys on them: a kernel's measured time includes them) */
+  CmField fields[LAT_MAX_FIELDS + 1];
+  int numFields = k->numFields < LAT_MAX_FIELDS ? k->numFields : LAT_MAX_FIELDS;
+  memcpy(fields, k->fields, sizeof fields[0] * (size_t)numFields);
+  char scratch[32];
+  if (k->scratchBytes > 0) {
+    snprintf(scratch, sizeof scratch, "%.0f", k->scratchBytes);
+    fields[numFields++] = (CmField){"scratch_bytes", scratch};
+  }
+  CmQuery query = {k->type, fields, (size_t)numFields, builtin ? -1 : k->flops,
+                   builtin ? -1 : k->bytes};
   CmEstimate est;
   CmError err;
   latKernelSetUnknown(k);

@@ -20,6 +20,13 @@
 
 enum { LAT_MAX_FIELDS = 10 };
 
+/// A buffer of this many bytes or more, allocated inside a kernel, is
+/// mapped fresh and zero-filled on every call on a host whose C library
+/// keeps glibc's default mmap threshold (128 KiB): its page faults cost
+/// more than the kernel's arithmetic on it (docs/profiling.md, "Scratch
+/// buffers"). Smaller ones come from a warm heap.
+enum { LAT_FRESH_BUFFER_BYTES = 128 * 1024 };
+
 typedef struct {
   MlirOperation op;
   LatOpClass cls;
@@ -89,6 +96,8 @@ typedef struct {
   bool isCall;                /* a func.call kernel, costed as its callee   */
   MlirStringRef callee;       /* the called function (borrowed from the IR) */
   double flops, bytes;        /* work and boundary traffic                  */
+  double scratchBytes;        /* buffers allocated inside, each of at least
+                                 LAT_FRESH_BUFFER_BYTES (describe.c)       */
   double residentBytes;       /* of bytes: read from tensors the call did not
                                  produce (arguments, constants: describe.c)  */
   const char *residentReader; /* class of the op reading most of them */

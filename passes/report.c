@@ -208,6 +208,8 @@ static void writeJson(FILE *f, const char *profile, const char *device,
               cmBoundGetName(kk->bound));
       if (kk->count != 1) /* loop trips; 0: a branch not counted */
         fprintf(f, ",\"count\":%.17g", kk->count);
+      if (kk->scratchBytes > 0) /* buffers mapped fresh per call */
+        fprintf(f, ",\"scratch_bytes\":%.17g", kk->scratchBytes);
       if (kk->coldUs > 0) /* part of latency_us: weights read from memory */
         fprintf(f, ",\"cold_weights_us\":%.17g,\"resident_bytes\":%.17g",
                 kk->coldUs, kk->residentBytes);

@@ -303,6 +303,63 @@ TEST(transposed_weight_copy_needs_no_policy_key) {
   cmProfileDestroy(p);
 }
 
+/* A kernel's scratch buffers (passes/describe.c: bytes it allocates
+ * inside, each mapped fresh per call) pay scratch_ns_per_byte each in the
+ * roofline, on a type without a table (no policy at all) as on one whose
+ * table cannot answer; a measured row already includes them, and a profile
+ * without the rate (a GPU's) adds nothing. */
+TEST(scratch_buffers_pay_their_pages_in_the_roofline) {
+  static const char device[] = "key,value\npeak_flops.bf16,1e15\n"
+                               "mem_bw,1e12\nlaunch_us,2\n"
+                               "scratch_ns_per_byte,3\n";
+  CmProfile p = profileWithDevice("scratch-pages", NULL, kLine, device);
+  CmProfile gpu = profileWithDevice("scratch-no-rate", NULL, kLine,
+                                    "key,value\npeak_flops.bf16,1e15\n"
+                                    "mem_bw,1e12\nlaunch_us,2\n");
+  CHECK(!cmProfileIsNull(p) && !cmProfileIsNull(gpu));
+  const char *kernels[] = {"silu", "matmul"};
+  const char *m[] = {"4", "4"}; /* kLine's rows are at n = k = 64 */
+  for (int i = 0; i < 2; i++) {
+    CmEstimate e[3];
+    for (int t = 0; t < 3; t++) {
+      CmField fields[] = {{"dtype", "bf16"},
+                          {"m", m[i]},
+                          {"n", "512"},
+                          {"k", "512"},
+                          {"scratch_bytes", "1e6"}};
+      CmQuery q = {kernels[i], fields, t ? 5 : 4, 1e6, 1e6};
+      CHECK(cmProfileEstimate(t == 2 ? gpu : p, &q, NULL, &e[t], NULL) ==
+            CM_OK);
+      CHECK(e[t].source == CM_SOURCE_ROOFLINE);
+    }
+    CHECK_NEAR(e[1].latencyUs - e[0].latencyUs, 1e6 * 3 * 1e-3, 1e-9);
+    CHECK_NEAR(e[1].launchUs, 2 + 3000, 1e-9);
+    CHECK(strstr(e[1].reason, "fresh scratch pages") != NULL);
+    CHECK(strstr(e[0].reason, "fresh scratch pages") == NULL);
+    CHECK_NEAR(e[2].latencyUs, e[0].latencyUs, 1e-9);
+  }
+  /* a prepared query keeps the field for every estimate it answers */
+  CmField fields[] = {{"dtype", "bf16"}, {"scratch_bytes", "1e6"}};
+  CmQuery q = {"matmul", fields, 2, -1, -1};
+  CmPrepared prep;
+  CHECK(cmProfilePrepare(p, &q, &prep, NULL) == CM_OK);
+  double axes[] = {4, 512, 512};
+  CmEstimate e;
+  CHECK(cmPreparedEstimate(&prep, axes, 1e6, 1e6, NULL, &e, NULL) == CM_OK);
+  CHECK_NEAR(e.launchUs, 2 + 3000, 1e-9);
+  /* a measured row answers as measured, scratch or not */
+  CmField exact[] = {{"dtype", "bf16"},
+                     {"m", "1"},
+                     {"n", "64"},
+                     {"k", "64"},
+                     {"scratch_bytes", "1e6"}};
+  q = (CmQuery){"matmul", exact, 5, -1, -1};
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  CHECK(e.source == CM_SOURCE_MEASURED);
+  cmProfileDestroy(p);
+  cmProfileDestroy(gpu);
+}
+
 /* The column a loop-lowered matmul walks (latency/column_walk.h) in a 48
  * KiB 12-way L1 (64 sets) and a 1 MiB 8-way L2 (2048 sets), 64 B lines:
  * f32 n = 1000 (62.5 lines a step) spreads over every set, n = 512 (32
@@ -374,6 +431,35 @@ TEST(spilled_weight_columns_set_the_matmul_roofline) {
       CHECK(e.bound == CM_BOUND_MEMORY && strstr(e.reason, "weight column"));
     } else {
       CHECK(e.memoryUs < plain && !strstr(e.reason, "weight column"));
+    }
+  }
+  cmProfileDestroy(p);
+}
+
+/* Attention through loops runs two products per batch and head: Q K^T
+ * walks columns of head_dim elements kv_len apart, P V columns of kv_len
+ * elements head_dim apart. At seq = kv_len = 1024, head_dim 40 (SD's
+ * self-attention) both spill L1 (40 lines in one set; 1024 lines); at
+ * seq 8, head_dim 64 neither does and the walk adds nothing. */
+TEST(attention_walks_the_columns_of_its_two_products) {
+  CmProfile p =
+      profileWithDevice("column-walk-attention", NULL, kWalkTable, kWalkDevice);
+  CHECK(!cmProfileIsNull(p));
+  const char *seq[] = {"1024", "8"}, *dim[] = {"40", "64"};
+  for (int i = 0; i < 2; i++) {
+    CmField fields[] = {{"dtype", "f32"},    {"batch", "1"}, {"seq", seq[i]},
+                        {"kv_len", seq[i]},  {"heads", "8"}, {"kv_heads", "8"},
+                        {"head_dim", dim[i]}};
+    CmQuery q = {"attention", fields, 7, -1, -1};
+    CmEstimate e;
+    CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+    CHECK(e.source == CM_SOURCE_ROOFLINE);
+    double macs = 8 * atof(seq[i]) * atof(seq[i]) * atof(dim[i]);
+    if (i == 0) {
+      CHECK_NEAR(e.memoryUs, 2 * macs * 1.5 * 1e-3, 1e-6);
+      CHECK(strstr(e.reason, "weight column in L2") != NULL);
+    } else {
+      CHECK(e.memoryUs < macs * 1.5 * 1e-3 && !strstr(e.reason, "column"));
     }
   }
   cmProfileDestroy(p);
@@ -652,10 +738,12 @@ int main(int argc, char **argv) {
                    T(per_kernel_device_values_override_device_wide_ones),
                    T(transposed_weight_pays_its_copy_in_the_roofline),
                    T(transposed_weight_copy_needs_no_policy_key),
+                   T(scratch_buffers_pay_their_pages_in_the_roofline),
                    T(column_walk_level_counts_the_busiest_set),
                    T(column_walk_level_is_bounded_on_absurd_shapes),
                    T(spilled_weight_columns_set_the_matmul_roofline),
                    T(column_walk_under_the_memory_side_changes_nothing),
+                   T(attention_walks_the_columns_of_its_two_products),
                    T(no_cache_geometry_no_column_walk),
                    T(fused_kernel_uses_anchor_table_and_says_so),
                    T(two_d_delaunay_on_a_plane),

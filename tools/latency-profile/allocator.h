@@ -15,12 +15,15 @@
 #ifndef LATENCY_PROFILE_ALLOCATOR_H
 #define LATENCY_PROFILE_ALLOCATOR_H
 
+#include "graph.h"
+
 #include <stdbool.h>
 
 /// Buffers of this many bytes or more are mapped per call in a kernel child
 /// with fresh memory (glibc's default threshold: below it a buffer comes
-/// from the heap in a whole run too). device.csv's `weight_copy_min_bytes`.
-enum { LP_FRESH_MAPPING_BYTES = 128 * 1024 };
+/// from the heap in a whole run too). device.csv's `weight_copy_min_bytes`;
+/// the pass counts scratch buffers from the same size (passes/graph.h).
+enum { LP_FRESH_MAPPING_BYTES = LAT_FRESH_BUFFER_BYTES };
 
 /// Sets up the child's allocator before any thread starts: one arena (the
 /// main one), so the code JIT-compiled into the measuring thread allocates

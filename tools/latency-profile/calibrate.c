@@ -10,7 +10,9 @@
  * its efficiency: compute_efficiency.<type> when its shapes are
  * compute-bound at peak, else memory_efficiency.<type>. The device-wide
  * values are the medians over every compute-bound and every memory-bound
- * shape, for types without a table of their own.
+ * shape, for types without a table of their own. A kernel's time is
+ * taken less what its scratch buffers cost (lpWorkUs): the roofline adds
+ * them back at the probed rate, by the bytes the kernel allocates.
  *
  * A matmul whose weight column spills L1 through `loops` is left out too:
  * its time is the column walk's (calibrate_column_walk.c).
@@ -49,16 +51,27 @@ double lpDevicePeak(const LpDeviceNumbers *d, const char *dtype) {
   return d->numDtypes ? d->peakFlops[0] : 0;
 }
 
+double lpWorkUs(const LpDeviceNumbers *d, const LpShape *s) {
+  if (!s->result.ok || !(s->result.us > 0))
+    return 0;
+  double scratch = d->scratchNsPerByte > 0 && s->scratchBytes > 0
+                       ? s->scratchBytes * d->scratchNsPerByte * 1e-3
+                       : 0;
+  /* a rate probed too high must not leave a kernel no time at all */
+  return fmax(s->result.us - scratch, 0.1 * s->result.us);
+}
+
 bool lpEfficiencyOf(const LpDeviceNumbers *d, const LpShape *s, double *out,
                     bool *compute) {
   double peak = lpDevicePeak(d, lpShapeField(s, "dtype"));
   double tc = peak > 0 && s->flops > 0 ? s->flops / peak : 0;
   double tm = d->memBw > 0 && s->bytes > 0 ? s->bytes / d->memBw : 0;
-  if (!s->result.ok || s->result.us <= 0 || (tc <= 0 && tm <= 0) ||
-      lpTransposesWeight(s) || lpColumnWalkLevel(d, s) >= 2)
+  double us = lpWorkUs(d, s);
+  if (!(us > 0) || (tc <= 0 && tm <= 0) || lpTransposesWeight(s) ||
+      lpColumnWalkLevel(d, s) >= 2)
     return false;
   *compute = tc >= tm;
-  *out = (*compute ? tc : tm) / (s->result.us * 1e-6);
+  *out = (*compute ? tc : tm) / (us * 1e-6);
   return true;
 }
 

@@ -60,10 +60,10 @@ static bool walkSample(const LpDeviceNumbers *d, const LpShape *s, int *level,
                        double *ns) {
   *level = lpColumnWalkLevel(d, s);
   double macs = macsOf(s);
-  if (*level < 2 || lpTransposesWeight(s) || !s->result.ok ||
-      !(s->result.us > 0) || !(macs > 0))
+  double us = lpWorkUs(d, s);
+  if (*level < 2 || lpTransposesWeight(s) || !(us > 0) || !(macs > 0))
     return false;
-  *ns = s->result.us * 1e3 / macs;
+  *ns = us * 1e3 / macs;
   return true;
 }
 

@@ -85,14 +85,13 @@ static double plainRooflineUs(const LpDeviceNumbers *d, const LpShape *s) {
  * measured, or no plain roofline to subtract). */
 static bool copyRateOf(const LpDeviceNumbers *d, const LpShape *s,
                        double *out) {
-  double bytes = lpWeightBytes(s);
-  if (!lpTransposesWeight(s) || bytes < LP_FRESH_MAPPING_BYTES ||
-      !s->result.ok || !(s->result.us > 0))
+  double bytes = lpWeightBytes(s), us = lpWorkUs(d, s);
+  if (!lpTransposesWeight(s) || bytes < LP_FRESH_MAPPING_BYTES || !(us > 0))
     return false;
   double plain = plainRooflineUs(d, s);
   if (isnan(plain))
     return false;
-  *out = fmax(s->result.us - plain, 0) * 1e3 / bytes;
+  *out = fmax(us - plain, 0) * 1e3 / bytes;
   return true;
 }
 

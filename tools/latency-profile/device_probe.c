@@ -4,7 +4,10 @@
  * must be what this pipeline reaches on this host, not the datasheet's:
  * peak FLOP/s is a large matmul lowered like every kernel, bandwidth a
  * streaming op, launch overhead an empty call through the same packed
- * interface the measurements use.
+ * interface the measurements use, and a scratch buffer's pages two
+ * streaming ops with the buffer between them (what the kernels' own
+ * intermediate buffers cost, with the fresh memory they are measured
+ * with: allocator.h).
  *
  *===----------------------------------------------------------------------===*/
 #include "device_probe.h"
@@ -14,10 +17,12 @@
 #include <string.h>
 
 /* Probe sizes: a matmul too large for the caches, 64 MiB streamed in and
- * out; `quick` (a budget under half a minute) shrinks both. */
+ * out, a 4 MiB scratch buffer; `quick` (a budget under half a minute)
+ * shrinks them. */
 typedef struct {
-  int matmul;    /* the peak-FLOP/s matmul is square */
-  long elements; /* f32 elements streamed            */
+  int matmul;    /* the peak-FLOP/s matmul is square  */
+  long elements; /* f32 elements streamed             */
+  long scratch;  /* f32 elements of the scratch probe */
 } Sizes;
 
 static bool writeText(const char *path, const char *text) {
@@ -58,6 +63,33 @@ static void streamText(long n, char *out, size_t size) {
            n, n, n, n, n, n, n);
 }
 
+/* The streaming op twice, its first result (a buffer of the function's
+ * own: `loops` fuses no ops) between them. */
+static void scratchText(long n, char *out, size_t size) {
+  snprintf(out, size,
+           "#id = affine_map<(d0) -> (d0)>\n"
+           "func.func @probe(%%a: tensor<%ldxf32>) -> tensor<%ldxf32> {\n"
+           "  %%one = arith.constant 1.0 : f32\n"
+           "  %%e = tensor.empty() : tensor<%ldxf32>\n"
+           "  %%t = linalg.generic {indexing_maps = [#id, #id], "
+           "iterator_types = [\"parallel\"]} ins(%%a : tensor<%ldxf32>) "
+           "outs(%%e : tensor<%ldxf32>) {\n"
+           "  ^bb0(%%x: f32, %%y: f32):\n"
+           "    %%s = arith.addf %%x, %%one : f32\n"
+           "    linalg.yield %%s : f32\n"
+           "  } -> tensor<%ldxf32>\n"
+           "  %%f = tensor.empty() : tensor<%ldxf32>\n"
+           "  %%r = linalg.generic {indexing_maps = [#id, #id], "
+           "iterator_types = [\"parallel\"]} ins(%%t : tensor<%ldxf32>) "
+           "outs(%%f : tensor<%ldxf32>) {\n"
+           "  ^bb0(%%x: f32, %%y: f32):\n"
+           "    %%s = arith.addf %%x, %%one : f32\n"
+           "    linalg.yield %%s : f32\n"
+           "  } -> tensor<%ldxf32>\n"
+           "  return %%r : tensor<%ldxf32>\n}\n",
+           n, n, n, n, n, n, n, n, n, n, n);
+}
+
 static const char emptyText[] =
     "func.func @probe(%a: tensor<1xf32>) -> tensor<1xf32> {\n"
     "  return %a : tensor<1xf32>\n}\n";
@@ -90,6 +122,25 @@ double lpProbeStream(const LpMeasureConfig *config, const char *kernelDir,
   return probe(config, kernelDir, name, text, log);
 }
 
+/* A scratch buffer's cost per byte, ns: the chain of two streaming ops
+ * over `elements` values, less the streaming op alone twice, over the
+ * buffer's bytes. 0 (not written) when a probe failed or the buffer costs
+ * nothing measurable: an allocator that keeps its pages warm (sanitizers
+ * ignore allocator.h's settings). */
+static double probeScratch(const LpMeasureConfig *config, const char *kernelDir,
+                           long elements, FILE *log) {
+  char text[4096];
+  scratchText(elements, text, sizeof text);
+  double chain = probe(config, kernelDir, "scratch", text, log);
+  double alone = chain > 0 ? lpProbeStream(config, kernelDir, "scratch-alone",
+                                           elements, log)
+                           : 0;
+  double bytes = 4.0 * (double)elements;
+  double ns = alone > 0 ? (chain - 2 * alone) * 1e3 / bytes : 0;
+  /* under 2% of the chain is within the two probes' noise */
+  return ns > 0 && chain - 2 * alone > 0.02 * chain ? ns : 0;
+}
+
 static bool isFloat(const char *dtype) {
   return !strcmp(dtype, "f32") || !strcmp(dtype, "f16") ||
          !strcmp(dtype, "bf16") || !strcmp(dtype, "f64");
@@ -98,7 +149,8 @@ static bool isFloat(const char *dtype) {
 void lpProbeDevice(const LpMeasureConfig *config, bool quick,
                    const char *kernelDir, const char *const *dtypes,
                    int numDtypes, LpDeviceNumbers *out, FILE *log) {
-  Sizes sizes = quick ? (Sizes){128, 2097152} : (Sizes){512, 16777216};
+  Sizes sizes =
+      quick ? (Sizes){128, 2097152, 262144} : (Sizes){512, 16777216, 1048576};
   memset(out, 0, sizeof *out);
   out->coldNsPerByte = out->coldMatmulNsPerByte = -1; /* not measured */
   out->coldTransposeNsPerByte = -1;
@@ -127,6 +179,9 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   double streamed = 2.0 * 4 * (double)sizes.elements; /* in and out */
   out->memBw = us > 0 ? streamed / (us * 1e-6) : 0;
   out->launchUs = probe(config, kernelDir, "empty-call", emptyText, log);
+  out->scratchNsPerByte = probeScratch(config, kernelDir, sizes.scratch, log);
+  if (out->scratchNsPerByte > 0)
+    fprintf(log, "  scratch pages %.3g ns per byte\n", out->scratchNsPerByte);
   if (quick) /* the cold probes stream four times the LLC: seconds */
     fprintf(log, "  probe cold weights   skipped (budget under 30 s)\n");
   else

@@ -189,7 +189,9 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
   fprintf(out, "\nthreads,%d\nmlir_version,%s\nclock,%s\n", info->threads,
           info->mlirVersion, info->clock);
   /* every kernel was measured with --fresh-memory (allocator.h): a weight
-     transposed per call pays weight_copy_ns_per_byte from this size on */
+     transposed per call pays weight_copy_ns_per_byte from this size on, as
+     scratch buffers pay scratch_ns_per_byte (passes/describe.c counts them
+     from LAT_FRESH_BUFFER_BYTES, the same size) */
   fprintf(out, "kernel_memory,fresh\nweight_copy_min_bytes,%d\n",
           LP_FRESH_MAPPING_BYTES);
   for (int i = 0; i < d->numDtypes; i++)
@@ -201,6 +203,8 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
     fprintf(out, "mem_bw,%.6g\n", d->memBw);
   if (d->launchUs > 0)
     fprintf(out, "launch_us,%.6g\n", d->launchUs);
+  if (d->scratchNsPerByte > 0)
+    fprintf(out, "scratch_ns_per_byte,%.6g\n", d->scratchNsPerByte);
   /* what weights read from memory cost (cold_probe.c): 0 is a measured
      nothing, a negative value was not measured */
   if (d->llcBytes > 0)

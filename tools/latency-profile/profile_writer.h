@@ -38,6 +38,7 @@ typedef struct {
   double peakFlops[LP_MAX_DTYPES];     /* FLOP/s of a large matmul  */
   double memBw;                        /* bytes/s of a streaming op */
   double launchUs;                     /* an empty call, us         */
+  double scratchNsPerByte;             /* fresh scratch pages, ns/B */
   double llcBytes;                     /* last-level cache (sysfs)  */
   double coldNsPerByte;                /* streaming: memory over cache, ns/B */
   double coldMatmulNsPerByte;          /* a matmul's weight read cold, ns/B  */
@@ -93,6 +94,12 @@ double lpWeightBytes(const LpShape *s);
 /// The device's peak FLOP/s for `dtype`: the first dtype's when it has
 /// none for it, 0 when it has none at all.
 double lpDevicePeak(const LpDeviceNumbers *device, const char *dtype);
+
+/// Shape `s`'s measured time less what its scratch buffers' fresh pages
+/// cost at the probed `scratchNsPerByte` (at least a tenth of it), us; 0
+/// when it was not measured. What the roofline's efficiencies, column walk
+/// and copy are fitted to: the roofline adds the scratch back.
+double lpWorkUs(const LpDeviceNumbers *device, const LpShape *s);
 
 /// The share of the roofline's time at full peak that shape `s` took
 /// (its efficiency), and whether it is compute-bound at peak; false when

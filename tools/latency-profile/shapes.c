@@ -44,6 +44,7 @@ static void describeShape(const LatKernel *k, LpShape *shape) {
   snprintf(shape->loc, sizeof shape->loc, "%s", k->loc);
   shape->flops = k->flops;
   shape->bytes = k->bytes;
+  shape->scratchBytes = k->scratchBytes;
   size_t used = (size_t)snprintf(shape->key, sizeof shape->key, "%s", k->type);
   for (int i = 0; i < k->numFields && i < LAT_MAX_FIELDS; i++) {
     snprintf(shape->names[i], sizeof shape->names[i], "%s", k->fields[i].name);

@@ -29,6 +29,7 @@ typedef struct {
   char loc[192];                   /* its root op's location     */
   char file[1024];                 /* the cut-out module, or ""  */
   double flops, bytes;             /* work and boundary traffic, as described */
+  double scratchBytes;             /* its buffers mapped fresh per call       */
   int uses;                        /* kernels with this shape    */
   bool skipped;                    /* not measured: see error    */
   LpMeasurement result;            /* the measurement            */
