@@ -8,8 +8,10 @@
  *   transposed copy of its weight on every call, to freshly mapped pages
  *   once the weight reaches `weight_copy_min_bytes`: weight bytes (n x k x
  *   batch elements) x `weight_copy_ns_per_byte` (per kernel and dtype as
- *   every roofline key), part of launch_us since it does not overlap the
- *   multiply (calibrate_weight_copy.c).
+ *   every roofline key), scaled along the weight's size by
+ *   `weight_copy_slope` within [`weight_copy_lo_bytes`, `_hi_bytes`],
+ *   part of launch_us since it does not overlap the multiply
+ *   (calibrate_weight_copy.c).
  * - The column walk. k innermost, each output element walks a column of
  *   the weight (of K^T and V in attention's two products); where the
  *   column does not stay in L1 (latency/column_walk.h,
@@ -65,6 +67,12 @@ static double weightCopyUs(CmProfile profile, const char *kernel,
   if (!(rate > 0) || !(bytes > 0) ||
       bytes < cmProfileGetDeviceNumber(profile, "weight_copy_min_bytes", 0))
     return 0;
+  /* the rate along the weight's size, within the range it was fitted */
+  double slope = cmProfileGetDeviceNumber(profile, "weight_copy_slope", 0);
+  double lo = cmProfileGetDeviceNumber(profile, "weight_copy_lo_bytes", 0);
+  double hi = cmProfileGetDeviceNumber(profile, "weight_copy_hi_bytes", 0);
+  if (slope > 0 && slope <= 1 && lo > 0 && hi >= lo && isfinite(hi))
+    rate *= pow(fmin(fmax(bytes, lo), hi) / sqrt(lo * hi), slope);
   return bytes * rate * 1e-3;
 }
 

@@ -163,6 +163,52 @@ TEST(transposed_weights_fit_the_copy_rate_above_the_mapping_threshold) {
   CHECK_NEAR(fitted(&d, "weight_copy_ns_per_byte"), 5, 1e-6);
 }
 
+/* A copy rate that grows with the weight, 3 ns/B x (bytes / 1 MiB) ^ 0.2
+ * from 256 KiB to 4 MiB: the slope and range are fitted, and the rates
+ * are given at the range's centre (1 MiB: 3 ns/B). */
+TEST(copy_rate_grows_along_the_weight_size) {
+  LpShape shapes[8];
+  for (int i = 0; i < 8; i++) {
+    double n = 256.0 * (1 << (i % 4)), k = 256.0 * (1 << (i / 4));
+    matmulShape(&shapes[i], 8, n, k, 0.25);
+    transposeWeight(&shapes[i], true);
+    double bytes = lpWeightBytes(&shapes[i]);
+    shapes[i].result.us += bytes * 3 * pow(bytes / 1048576, 0.2) * 1e-3;
+  }
+  LpShape plain[3]; /* the efficiency the copy is measured beyond */
+  for (int i = 0; i < 3; i++)
+    matmulShape(&plain[i], 8, 64 << i, 64, 0.25);
+  LpShape all[11];
+  memcpy(all, shapes, sizeof shapes);
+  memcpy(all + 8, plain, sizeof plain);
+  LpShapeSet set = {all, 11, 11};
+  LpDeviceNumbers d = device();
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "weight_copy_slope"), 0.2, 1e-6);
+  CHECK(fitted(&d, "weight_copy_lo_bytes") == 262144);
+  CHECK(fitted(&d, "weight_copy_hi_bytes") == 4194304);
+  CHECK_NEAR(fitted(&d, "weight_copy_ns_per_byte"), 3, 1e-6);
+}
+
+/* A kernel's scratch buffers are taken out of its time at the probed rate
+ * before its efficiency is fitted (the roofline adds them back). */
+TEST(scratch_pages_are_left_out_of_the_efficiency) {
+  LpShape shapes[3];
+  for (int i = 0; i < 3; i++) {
+    matmulShape(&shapes[i], 8, 64 << i, 64, 0.25);
+    shapes[i].scratchBytes = 1e6;
+    shapes[i].result.us += 1e6 * 2 * 1e-3; /* 2 ns/B */
+  }
+  LpShapeSet set = {shapes, 3, 3};
+  LpDeviceNumbers d = device();
+  d.scratchNsPerByte = 2;
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.matmul+add"), 0.25, 1e-9);
+  d = device(); /* without the rate the pages look like slow compute */
+  lpFitEfficiencies(&set, &d);
+  CHECK(fitted(&d, "compute_efficiency.matmul+add") < 0.2);
+}
+
 /* A type whose transposed weights are all under LP_FRESH_MAPPING_BYTES
  * (copied within the warm heap) gets no rate, however slow they are. */
 TEST(small_transposed_weights_fit_no_copy_rate) {
@@ -253,6 +299,8 @@ int main(void) {
       T(transposed_weights_are_left_out_of_the_fit),
       T(transposed_weights_fit_the_copy_rate_above_the_mapping_threshold),
       T(plain_weights_fit_no_copy_rate),
+      T(copy_rate_grows_along_the_weight_size),
+      T(scratch_pages_are_left_out_of_the_efficiency),
       T(small_transposed_weights_fit_no_copy_rate),
       T(spilled_columns_fit_the_walk_not_the_efficiency),
       T(without_caches_spilled_columns_are_efficiencies));

@@ -303,6 +303,39 @@ TEST(transposed_weight_copy_needs_no_policy_key) {
   cmProfileDestroy(p);
 }
 
+/* The copy's rate along the weight's size (weight_copy_slope, fitted
+ * over [lo, hi] bytes): (bytes / centre) ^ slope inside, the edge's rate
+ * beyond. bf16 weights of 512 KiB, 2 MiB (the centre) and 8 MiB against a
+ * law fitted over 1-4 MiB. */
+TEST(copy_rate_follows_the_weight_size_within_its_range) {
+  CmProfile p = profileWithDevice("weight-copy-size", NULL, kLine,
+                                  "key,value\npeak_flops.bf16,1e15\n"
+                                  "mem_bw,1e12\nweight_copy_ns_per_byte,5\n"
+                                  "weight_copy_min_bytes,131072\n"
+                                  "weight_copy_slope,0.5\n"
+                                  "weight_copy_lo_bytes,1048576\n"
+                                  "weight_copy_hi_bytes,4194304\n");
+  CHECK(!cmProfileIsNull(p));
+  const char *sizes[] = {"512", "1024", "2048"};
+  double factor[] = {sqrt(0.5), 1, sqrt(2)};
+  for (int i = 0; i < 3; i++) {
+    CmEstimate e[2];
+    for (int t = 0; t < 2; t++) {
+      CmField fields[] = {{"dtype", "bf16"},
+                          {"m", "4"},
+                          {"n", sizes[i]},
+                          {"k", sizes[i]},
+                          {"weight_transposed", t ? "1" : "0"}};
+      CmQuery q = {"matmul", fields, 5, -1, -1};
+      CHECK(cmProfileEstimate(p, &q, NULL, &e[t], NULL) == CM_OK);
+    }
+    double bytes = atof(sizes[i]) * atof(sizes[i]) * 2;
+    CHECK_NEAR(e[1].latencyUs - e[0].latencyUs, bytes * 5 * factor[i] * 1e-3,
+               1e-9);
+  }
+  cmProfileDestroy(p);
+}
+
 /* A kernel's scratch buffers (passes/describe.c: bytes it allocates
  * inside, each mapped fresh per call) pay scratch_ns_per_byte each in the
  * roofline, on a type without a table (no policy at all) as on one whose
@@ -739,6 +772,7 @@ int main(int argc, char **argv) {
                    T(transposed_weight_pays_its_copy_in_the_roofline),
                    T(transposed_weight_copy_needs_no_policy_key),
                    T(scratch_buffers_pay_their_pages_in_the_roofline),
+                   T(copy_rate_follows_the_weight_size_within_its_range),
                    T(column_walk_level_counts_the_busiest_set),
                    T(column_walk_level_is_bounded_on_absurd_shapes),
                    T(spilled_weight_columns_set_the_matmul_roofline),

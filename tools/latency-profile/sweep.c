@@ -1,12 +1,13 @@
 /*===- sweep.c - more points where the tables need them (nn-Meter's sampler)
  *
  * A candidate is a measured shape with one axis moved. Seeds walk each axis
- * of each generatable shape over the range its table showed (4 log-spaced
+ * of each generatable shape over the range its table showed (5 log-spaced
  * values), and give each matmul that transposes its weight a plain twin
- * (weight_transposed moved to 0, before any seed); refinements put points
- * halfway (geometrically) between a badly predicted point and its
- * neighbours along each axis. Candidates are taken round-robin over their
- * base shapes and axes (the k-th seed value of every axis of every shape
+ * (weight_transposed moved to 0, before any seed) and the one with the
+ * largest weight of its regime its largest n and k, before any seed too;
+ *refinements put points halfway (geometrically) between a badly predicted point
+ *and its neighbours along each axis. Candidates are taken round-robin over
+ *their base shapes and axes (the k-th seed value of every axis of every shape
  * before any (k+1)-th; a bad shape's refinements, in a later round, by
  * rank), cheapest first within a round, so a budget that ends early still
  * covers every table and every axis; a point whose call alone would take
@@ -20,6 +21,7 @@
 
 #include "commands.h"
 #include "generate.h"
+#include "profile_writer.h"
 #include "timing.h"
 
 #include <math.h>
@@ -98,6 +100,24 @@ static bool axisRange(const LpShapeSet *set, const LpShape *s, const char *axis,
   return single;
 }
 
+/* True when shape `i` transposes the largest weight of its regime (the
+ * fewest rows among equals, then the first). */
+static bool largestTransposed(const LpShapeSet *set, size_t i) {
+  const LpShape *s = &set->items[i];
+  if (!lpTransposesWeight(s))
+    return false;
+  double w = lpWeightBytes(s), m = axisValue(s, "m");
+  for (size_t j = 0; j < set->count; j++) {
+    const LpShape *t = &set->items[j];
+    if (j == i || !t->result.ok || !lpSameRegime(t, s))
+      continue;
+    double v = lpWeightBytes(t), tm = axisValue(t, "m");
+    if (v > w || (v == w && (tm < m || (tm == m && j < i))))
+      return false;
+  }
+  return true;
+}
+
 static void seed(const LpShapeSet *set, Candidates *c) {
   for (size_t i = 0; i < set->count; i++) {
     const LpShape *s = &set->items[i];
@@ -110,11 +130,16 @@ static void seed(const LpShapeSet *set, Candidates *c) {
       if (axisRange(set, s, s->names[f], &lo, &hi) &&
           !strcmp(s->names[f], "batch"))
         continue; /* the models ran one batch size: keep it */
+      /* the largest transposed weight grown first along n and k: the
+         copy's rate grows with the weight (calibrate_weight_copy.c) */
+      bool grow = (!strcmp(s->names[f], "n") || !strcmp(s->names[f], "k")) &&
+                  largestTransposed(set, i);
       for (int j = 0; j < kSeedValues; j++) {
         double v =
             snap(s->names[f], lo * pow(hi / lo, (double)j / (kSeedValues - 1)));
         if (v != own)
-          push(c, set, (int)i, j, s->names[f], v);
+          push(c, set, (int)i, grow && j == kSeedValues - 1 ? -1 : j,
+               s->names[f], v);
       }
     }
     /* Its plain twin, before any seed: the same matmul on a weight
