@@ -69,3 +69,29 @@ int cmColumnWalkLevel(const CmCacheGeometry *g, double k, double strideBytes) {
     return 2;
   return usable ? 3 : 0;
 }
+
+double cmColumnWalkL1Sets(const CmCacheGeometry *g, double k,
+                          double strideBytes) {
+  if (!g || !(k >= 1) || !(strideBytes > 0) ||
+      !(k * strideBytes < kMaxSpanBytes))
+    return 0;
+  double line = g->lineBytes, ways = g->l1Ways;
+  double sets = line > 0 && ways > 0 ? g->l1Bytes / (ways * line) : 0;
+  if (!wholeIn(ways, 1, kMaxWays) || !wholeIn(line, kMinLine, kMaxLine) ||
+      !wholeIn(sets, 1, kMaxSets))
+    return 0;
+  if (strideBytes < line) /* consecutive lines */
+    return fmin(ceil(k * strideBytes / line), sets);
+  /* the sets repeat with the lines' period; sets x ways elements show
+     every set the column reaches before it would overflow them all */
+  uint8_t seen[kMaxSets];
+  uint64_t numSets = (uint64_t)sets;
+  memset(seen, 0, numSets);
+  double used = 0, limit = fmin(k, sets * ways);
+  for (double i = 0; i < limit && used < sets; i++) {
+    uint8_t *at = &seen[(uint64_t)floor(i * strideBytes / line) % numSets];
+    used += !*at;
+    *at = 1;
+  }
+  return used;
+}

@@ -27,7 +27,6 @@
 typedef struct {
   const CmPrepared *prep;
   const double *axes;
-  const CmQuery *query; /* the text query, or NULL */
 } PreparedValues;
 
 /* Query fields the roofline reads whatever the policy: a matmul type
@@ -49,9 +48,7 @@ static double preparedValue(const void *context, const char *name) {
   for (int f = 0; f < CM_ROOFLINE_FIELDS; f++)
     if (!strcmp(name, kRooflineFields[f]))
       return pv->prep->rooflineFields[f];
-  /* a kernel without a policy has no axes; a text query still has fields
-     (attention's shape, for its roofline's column walk) */
-  return !policy && pv->query ? cmQueryFieldValue(pv->query, name) : NAN;
+  return NAN;
 }
 
 /* Exact, then interpolation tiers on `g`; true when one answered. */
@@ -182,15 +179,14 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
  * superset of the prepared values, so running them again could add
  * nothing. */
 static CmStatus estimatePrepared(const CmPrepared *prep, const double *axes,
-                                 const CmQuery *query, double flops,
-                                 double bytes, bool workDone,
+                                 double flops, double bytes, bool workDone,
                                  const CmOptions *options, CmEstimate *out,
                                  CmError *err) {
   cmAnswerReset(out, prep->kernel ? prep->kernel : "");
   if (prep->reason[0])
     cmEstimateAddReasonText(out, prep->reason, "");
   const CmPolicy *policy = prep->policy;
-  PreparedValues values = {prep, axes, query}; /* shapes for the roofline */
+  PreparedValues values = {prep, axes}; /* shapes for the roofline */
   if (policy) {
     double q[CM_MAX_AXES], tq[CM_MAX_AXES];
     bool complete = true;
@@ -219,10 +215,10 @@ static CmStatus estimatePrepared(const CmPrepared *prep, const double *axes,
       cmBuiltinWork(policy->kernel, preparedValue, &values, prep->dtype,
                     prep->kvDtype, &flops, &bytes);
   }
-  /* a kernel without a table is priced under its own name: the host's
-     loop terms know attention by it */
+  /* without a policy there are no shapes, only the roofline fields (a
+     kernel's scratch) */
   cmRoofline(
-      prep->profile, policy ? policy->kernel : prep->kernel,
+      prep->profile, policy ? policy->kernel : NULL,
       prep->dtype[0] ? prep->dtype : NULL, flops, bytes, preparedValue, &values,
       cmEfficiencyScale(prep->profile, policy, preparedValue, &values), out);
   return CM_OK;
@@ -233,7 +229,7 @@ CmStatus cmPreparedEstimate(const CmPrepared *prep, const double *axes,
                             const CmOptions *options, CmEstimate *out,
                             CmError *err) {
   const CmOptions defaults = cmOptionsDefault();
-  return estimatePrepared(prep, axes, NULL, flops, bytes, false,
+  return estimatePrepared(prep, axes, flops, bytes, false,
                           options ? options : &defaults, out, err);
 }
 
@@ -324,12 +320,11 @@ CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
       *out = conv;
       return CM_OK;
     }
-    status = estimatePrepared(&prep, axes, query, flops, bytes, true, options,
-                              out, err);
+    status =
+        estimatePrepared(&prep, axes, flops, bytes, true, options, out, err);
     if (conv.reason[0])
       cmEstimateAddReasonText(out, conv.reason, "");
     return status;
   }
-  return estimatePrepared(&prep, axes, query, flops, bytes, true, options, out,
-                          err);
+  return estimatePrepared(&prep, axes, flops, bytes, true, options, out, err);
 }

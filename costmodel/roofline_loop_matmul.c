@@ -17,13 +17,14 @@
  *   column does not stay in L1 (latency/column_walk.h,
  *   with device.csv's cache geometry), the time per multiply-add is the
  *   level's `column_walk_ns_l2|mem` (per kernel and dtype, else per dtype:
- *   no dtype-free value, bf16 computes through conversions on a CPU), a
- *   floor under the memory side (calibrate_column_walk.c).
+ *   no dtype-free value, bf16 computes through conversions on a CPU), in
+ *   L2 scaled along the L1 sets the column crowds, a floor under the
+ *   memory side (calibrate_column_walk.c).
  *
- * Both read the query's fields through its policy, weight_transposed
- * whatever the policy (a matmul type without a table of its own is
- * answered through its anchor's or the built-in policy, which need not key
- * on it: estimate.c).
+ * Both read the query's fields through its policy (a kernel without one,
+ * attention without a table, gets neither), weight_transposed whatever the
+ * policy (a matmul type without a table of its own is answered through its
+ * anchor's or the built-in policy, which need not key on it: estimate.c).
  *
  *===----------------------------------------------------------------------===*/
 #include "roofline_loop_matmul.h"
@@ -60,8 +61,11 @@ static double weightCopyUs(CmProfile profile, const char *kernel,
                            const void *context) {
   if (value(context, "weight_transposed") != 1)
     return 0;
-  double rate = cmRooflineDeviceNumber(profile, "weight_copy_ns_per_byte",
-                                       kernel, dtype, 0);
+  /* a profile that measured no transposed weight still knows what fresh
+     pages cost: the copy is at least that */
+  double rate = cmRooflineDeviceNumber(
+      profile, "weight_copy_ns_per_byte", kernel, dtype,
+      cmRooflineDeviceNumber(profile, "scratch_ns_per_byte", kernel, dtype, 0));
   double bytes = value(context, "n") * value(context, "k") *
                  batchOf(value, context) * cmDtypeGetSize(dtype);
   if (!(rate > 0) || !(bytes > 0) ||
@@ -110,6 +114,23 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
   return 2;
 }
 
+/* The L2 walk's rate along the L1 sets the column crowds
+ * (`column_walk_l2_sets_slope|lo|hi`, fitted with the rates at the centre
+ * of [lo, hi]): (sets / centre) ^ slope, sets clamped to the range; 1
+ * without a law. */
+static double l2SetsFactor(CmProfile profile, const char *kernel,
+                           const char *dtype, const CmCacheGeometry *g,
+                           double k, double stride) {
+  double slope =
+      perDtypeNumber(profile, "column_walk_l2_sets_slope", kernel, dtype);
+  double lo = perDtypeNumber(profile, "column_walk_l2_sets_lo", kernel, dtype);
+  double hi = perDtypeNumber(profile, "column_walk_l2_sets_hi", kernel, dtype);
+  if (!(fabs(slope) <= 1) || !(lo >= 1) || !(hi >= lo) || !isfinite(hi))
+    return 1;
+  double sets = cmColumnWalkL1Sets(g, k, stride);
+  return sets >= 1 ? pow(fmin(fmax(sets, lo), hi) / sqrt(lo * hi), slope) : 1;
+}
+
 /* The column walk of the kernel's products, us, and the highest level one
  * was priced at; 0 when every column stays in L1 or the profile has no
  * geometry or rate. The rates are looked up first: counting the columns is
@@ -119,9 +140,11 @@ static double columnWalkUs(CmProfile profile, const char *kernel,
                            const void *context, int *level) {
   LoopProduct products[2];
   int count = loopProductsOf(kernel, value, context, products);
+  if (!count)
+    return 0;
   double ns[2] = {perDtypeNumber(profile, "column_walk_ns_l2", kernel, dtype),
                   perDtypeNumber(profile, "column_walk_ns_mem", kernel, dtype)};
-  if (!count || (!(ns[0] > 0) && !(ns[1] > 0)))
+  if (!(ns[0] > 0) && !(ns[1] > 0))
     return 0;
   CmCacheGeometry g = {
       cmProfileGetDeviceNumber(profile, "l1d_bytes", 0),
@@ -132,8 +155,11 @@ static double columnWalkUs(CmProfile profile, const char *kernel,
   double us = 0;
   for (int i = 0; i < count; i++) {
     const LoopProduct *p = &products[i];
-    int at = cmColumnWalkLevel(&g, p->k, p->n * cmDtypeGetSize(dtype));
+    double stride = p->n * cmDtypeGetSize(dtype);
+    int at = cmColumnWalkLevel(&g, p->k, stride);
     double rate = at >= 2 ? ns[at - 2] : 0;
+    if (at == 2)
+      rate *= l2SetsFactor(profile, kernel, dtype, &g, p->k, stride);
     double walk = p->batch * p->m * p->n * p->k * rate * 1e-3;
     if (rate > 0 && walk > 0) {
       us += walk;

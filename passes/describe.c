@@ -292,8 +292,8 @@ static int transposedRightOperand(const LatGraph *g, MlirOperation op,
 /* True when `v` is used outside kernel `kernel`, itself or through views
  * in the kernel (a matmul's result reshaped on its way out is the
  * kernel's output buffer). */
-static bool leavesKernel(const LatGraph *g, MlirValue v, int kernel,
-                         int depth) {
+static bool leavesKernelThroughViews(const LatGraph *g, MlirValue v, int kernel,
+                                     int depth) {
   for (MlirOpOperand u = latFirstUse(v); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
@@ -303,8 +303,26 @@ static bool leavesKernel(const LatGraph *g, MlirValue v, int kernel,
     if (g->nodes[n].cls.role != LAT_ROLE_VIEW || depth >= 8)
       continue;
     for (intptr_t r = 0; r < mlirOperationGetNumResults(user); r++)
-      if (leavesKernel(g, latResult(user, r), kernel, depth + 1))
+      if (leavesKernelThroughViews(g, latResult(user, r), kernel, depth + 1))
         return true;
+  }
+  return false;
+}
+
+/* True when a linalg op takes `v` as an init (`outs`) operand: in
+ * destination-passing style the last operands, one per result. Its buffer
+ * is then that op's result, written in place (a conv's result that batch
+ * norm overwrites, a broadcast bias a matmul accumulates into). */
+static bool initOfAnotherOp(MlirValue v) {
+  for (MlirOpOperand u = latFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(user));
+    intptr_t inits = mlirOperationGetNumResults(user);
+    intptr_t first = mlirOperationGetNumOperands(user) - inits;
+    if (name.length > 7 && !strncmp(name.data, "linalg.", 7) && inits > 0 &&
+        (intptr_t)mlirOpOperandGetOperandNumber(u) >= first)
+      return true;
   }
   return false;
 }
@@ -314,12 +332,16 @@ static bool leavesKernel(const LatGraph *g, MlirValue v, int kernel,
  * of its costed ops used only inside it. Views and slices bufferize to
  * views of their source and initial values to their consumer's buffer; a
  * matmul's transposed weight is priced as the transposed copy instead
- * (weight_transposed). A lowering that fuses ops allocates less than
+ * (weight_transposed), and a result another linalg op writes in place
+ * (its init) is that op's buffer. A lowering that fuses ops allocates less than
  * this; the `loops` pipeline fuses none. */
 static double scratchBytes(const LatGraph *g, int kernel) {
   const LatKernel *k = &g->kernels[kernel];
   const LatNode *root = &g->nodes[k->root];
-  int weightCopy = root->cls.id == LAT_CLASS_MATMUL
+  /* a matmul kernel, as latKernelDescribe tells them (attention's scores
+     are a matmul too, but its K^T is no weight copy) */
+  bool attention = root->group >= 0 && root->groupClass == LAT_CLASS_ATTENTION;
+  int weightCopy = root->cls.id == LAT_CLASS_MATMUL && !attention
                        ? transposedRightOperand(g, root->op, kernel)
                        : -1;
   double bytes = 0;
@@ -331,7 +353,8 @@ static double scratchBytes(const LatGraph *g, int kernel) {
     for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
       MlirValue v = latResult(n->op, r);
       double size = valueBytes(g, v);
-      if (size >= LAT_FRESH_BUFFER_BYTES && !leavesKernel(g, v, kernel, 0))
+      if (size >= LAT_FRESH_BUFFER_BYTES && !initOfAnotherOp(v) &&
+          !leavesKernelThroughViews(g, v, kernel, 0))
         bytes += size;
     }
   }

@@ -73,7 +73,7 @@ bool latKernelEstimate(CmProfile profile, const CmOptions *options,
   memcpy(fields, k->fields, sizeof fields[0] * (size_t)numFields);
   char scratch[32];
   if (k->scratchBytes > 0) {
-    snprintf(scratch, sizeof scratch, "%.0f", k->scratchBytes);
+    snprintf(scratch, sizeof scratch, "%.17g", k->scratchBytes);
     fields[numFields++] = (CmField){"scratch_bytes", scratch};
   }
   CmQuery query = {k->type, fields, (size_t)numFields, builtin ? -1 : k->flops,

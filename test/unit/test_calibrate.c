@@ -279,6 +279,34 @@ TEST(spilled_columns_fit_the_walk_not_the_efficiency) {
   CHECK(lpColumnWalkUs(&d, &shapes[0]) == 0);
 }
 
+/* L2 samples whose columns crowd 2, 8 and 64 of L1's sets (n = 512, 128
+ * and 1000 f32, each at two k in L2) at 1.6 x (sets / 8) ^ -0.25 ns per
+ * multiply-add: the slope and the sets' range are fitted, the rate at the
+ * centre (8 sets: 1.6), and the walk of each shape as measured. */
+TEST(l2_walk_follows_the_l1_sets_its_column_crowds) {
+  double ns[] = {512, 512, 128, 128, 1000, 1000};
+  double ks[] = {96, 128, 256, 512, 1280, 1500};
+  LpShape shapes[6];
+  LpDeviceNumbers d = device();
+  d.caches = (CmCacheGeometry){49152, 12, 1048576, 8, 64};
+  double sets[] = {2, 2, 8, 8, 64, 64};
+  for (int i = 0; i < 6; i++) {
+    matmulShape(&shapes[i], 8, ns[i], ks[i], 0.25);
+    shapes[i].result.us =
+        8 * ns[i] * ks[i] * 1.6 * pow(sets[i] / 8, -0.25) * 1e-3;
+    CHECK(lpColumnWalkLevel(&d, &shapes[i]) == 2);
+  }
+  LpShapeSet set = {shapes, 6, 6};
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "column_walk_l2_sets_slope.f32"), -0.25, 1e-6);
+  CHECK(fitted(&d, "column_walk_l2_sets_lo.f32") == 2);
+  CHECK(fitted(&d, "column_walk_l2_sets_hi.f32") == 64);
+  CHECK_NEAR(fitted(&d, "column_walk_ns_l2.f32"),
+             1.6 * pow(sqrt(128) / 8, -0.25), 1e-6);
+  for (int i = 0; i < 6; i++)
+    CHECK_NEAR(lpColumnWalkUs(&d, &shapes[i]), shapes[i].result.us, 1e-6);
+}
+
 /* The same shapes without the caches: no walk is fitted, and the spilled
  * shapes pull the type's one efficiency away from the others'. */
 TEST(without_caches_spilled_columns_are_efficiencies) {
@@ -303,5 +331,6 @@ int main(void) {
       T(scratch_pages_are_left_out_of_the_efficiency),
       T(small_transposed_weights_fit_no_copy_rate),
       T(spilled_columns_fit_the_walk_not_the_efficiency),
+      T(l2_walk_follows_the_l1_sets_its_column_crowds),
       T(without_caches_spilled_columns_are_efficiencies));
 }

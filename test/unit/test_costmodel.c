@@ -415,6 +415,21 @@ TEST(column_walk_level_counts_the_busiest_set) {
   CHECK(cmColumnWalkLevel(NULL, 512, 2048) == 0);
 }
 
+/* The L1 sets a column falls in: n = 512 f32 (2048 B, 32 lines a step) 2
+ * of 64, n = 128 (8 lines) 8, n = 1000 every set, a stride under a line
+ * its consecutive lines; none without a geometry. */
+TEST(column_walk_counts_the_l1_sets_a_column_crowds) {
+  CHECK(cmColumnWalkL1Sets(&kEpyc, 128, 2048) == 2);
+  CHECK(cmColumnWalkL1Sets(&kEpyc, 512, 512) == 8);
+  CHECK(cmColumnWalkL1Sets(&kEpyc, 1280, 4000) == 64);
+  CHECK(cmColumnWalkL1Sets(&kEpyc, 100, 4) == 7);
+  CHECK(cmColumnWalkL1Sets(&kEpyc, 1e15, 1e-12) == 16); /* 1000 B */
+  CmCacheGeometry none = {0, 0, 0, 0, 0};
+  CHECK(cmColumnWalkL1Sets(&none, 128, 2048) == 0);
+  CHECK(cmColumnWalkL1Sets(NULL, 128, 2048) == 0);
+  CHECK(cmColumnWalkL1Sets(&kEpyc, 0, 2048) == 0);
+}
+
 /* Shapes no model has, from latency-query or a hand-made device.csv,
  * answer at once: a stride under a line is not counted element by
  * element (1e15 elements of 1e-12 bytes), a span past 2^52 bytes is no
@@ -473,10 +488,18 @@ TEST(spilled_weight_columns_set_the_matmul_roofline) {
  * walks columns of head_dim elements kv_len apart, P V columns of kv_len
  * elements head_dim apart. At seq = kv_len = 1024, head_dim 40 (SD's
  * self-attention) both spill L1 (40 lines in one set; 1024 lines); at
- * seq 8, head_dim 64 neither does and the walk adds nothing. */
+ * seq 8, head_dim 64 neither does and the walk adds nothing. The shape is
+ * read through the attention table's policy (a kernel without one has
+ * none for the roofline). */
 TEST(attention_walks_the_columns_of_its_two_products) {
+  static const char policy[] =
+      "kernel,axes,regime,transform\n"
+      "attention,seq kv_len,dtype batch heads kv_heads head_dim,\n";
+  static const char table[] =
+      "kernel,dtype,batch,seq,kv_len,heads,kv_heads,head_dim,latency_us\n"
+      "attention,f32,1,2048,2048,8,8,64,5\n"; /* no answer for the queries */
   CmProfile p =
-      profileWithDevice("column-walk-attention", NULL, kWalkTable, kWalkDevice);
+      profileWithDevice("column-walk-attention", policy, table, kWalkDevice);
   CHECK(!cmProfileIsNull(p));
   const char *seq[] = {"1024", "8"}, *dim[] = {"40", "64"};
   for (int i = 0; i < 2; i++) {
@@ -775,6 +798,7 @@ int main(int argc, char **argv) {
                    T(copy_rate_follows_the_weight_size_within_its_range),
                    T(column_walk_level_counts_the_busiest_set),
                    T(column_walk_level_is_bounded_on_absurd_shapes),
+                   T(column_walk_counts_the_l1_sets_a_column_crowds),
                    T(spilled_weight_columns_set_the_matmul_roofline),
                    T(column_walk_under_the_memory_side_changes_nothing),
                    T(attention_walks_the_columns_of_its_two_products),

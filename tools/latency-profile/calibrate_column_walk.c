@@ -17,6 +17,13 @@
  * are left out: their copy is most of their time
  * (calibrate_weight_copy.c).
  *
+ * In L2 the rate also depends on how many of L1's sets the column crowds:
+ * 1.4 ns per multiply-add over 2 sets (n = 512 f32), 1.1-1.3 over 4, 0.55-
+ * 1.0 over 8, 0.55-0.68 over all 64 (session 9's profile); a column in
+ * few sets misses L1 on every element. So the L2 samples also give a slope
+ * of ln ns over ln sets per dtype (fitL2Sets), and the medians are taken
+ * at the centre of the sets' range.
+ *
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
 
@@ -89,6 +96,52 @@ static void fitScope(const LpShapeSet *set, LpDeviceNumbers *d,
                     scope, lpMedian(scratch, n));
 }
 
+/* The L1 sets matmul shape `s`'s column falls in, or 0. */
+static double l1SetsOf(const LpDeviceNumbers *d, const LpShape *s) {
+  const char *dtype = lpShapeField(s, "dtype");
+  return dtype
+             ? cmColumnWalkL1Sets(&d->caches, lpShapeNumber(s, "k"),
+                                  lpShapeNumber(s, "n") * cmDtypeGetSize(dtype))
+             : 0;
+}
+
+/* The L2 walk's rate along the L1 sets its column crowds, for the L2
+ * samples of shape `first`'s dtype: least squares of ln ns over ln sets,
+ * kept when at least four samples span 4x in sets and the rate falls as
+ * they spread (a slope in [-1, 0)). Writes the slope and the sets' range,
+ * and brings those samples to the range's centre along it, so that the
+ * medians are rates there (the cost model scales them back, within the
+ * range only). */
+static void fitL2Sets(const LpShapeSet *set, LpDeviceNumbers *d,
+                      const int *level, double *ns, size_t first) {
+  const char *dtype = lpShapeField(&set->items[first], "dtype");
+  double sx = 0, sy = 0, sxx = 0, sxy = 0, lo = INFINITY, hi = 0;
+  int n = 0;
+  for (size_t j = 0; j < set->count; j++) {
+    double sets =
+        level[j] == 2 && !strcmp(lpShapeField(&set->items[j], "dtype"), dtype)
+            ? l1SetsOf(d, &set->items[j])
+            : 0;
+    if (!(sets >= 1))
+      continue;
+    double x = log(sets), y = log(ns[j]);
+    sx += x, sy += y, sxx += x * x, sxy += x * y, n++;
+    lo = fmin(lo, sets), hi = fmax(hi, sets);
+  }
+  double spread = n * sxx - sx * sx;
+  if (n < 4 || hi < 4 * lo || !(spread > 0))
+    return;
+  double slope = fmax((n * sxy - sx * sy) / spread, -1);
+  if (!(slope < 0))
+    return;
+  lpDeviceSetFitted(d, "column_walk_l2_sets_slope", dtype, slope);
+  lpDeviceSetFitted(d, "column_walk_l2_sets_lo", dtype, lo);
+  lpDeviceSetFitted(d, "column_walk_l2_sets_hi", dtype, hi);
+  for (size_t j = 0; j < set->count; j++)
+    if (level[j] == 2 && !strcmp(lpShapeField(&set->items[j], "dtype"), dtype))
+      ns[j] *= pow(sqrt(lo * hi) / l1SetsOf(d, &set->items[j]), slope);
+}
+
 void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *d) {
   int *level = malloc((set->count + 1) * sizeof *level);
   double *ns = malloc((set->count + 1) * sizeof *ns);
@@ -96,6 +149,15 @@ void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *d) {
   for (size_t i = 0; level && ns && scratch && i < set->count; i++)
     if (!walkSample(d, &set->items[i], &level[i], &ns[i]))
       level[i] = 0; /* no sample */
+  for (size_t i = 0; level && ns && scratch && i < set->count; i++) {
+    bool firstOfDtype = level[i] == 2;
+    for (size_t j = 0; j < i && firstOfDtype; j++)
+      firstOfDtype =
+          level[j] != 2 || strcmp(lpShapeField(&set->items[j], "dtype"),
+                                  lpShapeField(&set->items[i], "dtype"));
+    if (firstOfDtype)
+      fitL2Sets(set, d, level, ns, i);
+  }
   for (size_t i = 0; level && ns && scratch && i < set->count; i++) {
     if (level[i] < 2)
       continue;
@@ -129,6 +191,12 @@ double lpColumnWalkUs(const LpDeviceNumbers *d, const LpShape *s) {
   snprintf(scope, sizeof scope, "%s.%s", s->type, dtype);
   double ns = lpDeviceFitted(d, key, scope);
   ns = isnan(ns) ? lpDeviceFitted(d, key, dtype) : ns;
+  double slope = lpDeviceFitted(d, "column_walk_l2_sets_slope", dtype);
+  double lo = lpDeviceFitted(d, "column_walk_l2_sets_lo", dtype);
+  double hi = lpDeviceFitted(d, "column_walk_l2_sets_hi", dtype);
+  double sets = l1SetsOf(d, s);
+  if (level == 2 && !isnan(slope) && lo >= 1 && hi >= lo && sets >= 1)
+    ns *= pow(fmin(fmax(sets, lo), hi) / sqrt(lo * hi), slope);
   double macs = macsOf(s);
   return ns > 0 && macs > 0 ? macs * ns * 1e-3 : 0;
 }

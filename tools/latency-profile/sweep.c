@@ -5,13 +5,13 @@
  * values), and give each matmul that transposes its weight a plain twin
  * (weight_transposed moved to 0, before any seed) and the one with the
  * largest weight of its regime its largest n and k, before any seed too;
- *refinements put points halfway (geometrically) between a badly predicted point
- *and its neighbours along each axis. Candidates are taken round-robin over
- *their base shapes and axes (the k-th seed value of every axis of every shape
- * before any (k+1)-th; a bad shape's refinements, in a later round, by
- * rank), cheapest first within a round, so a budget that ends early still
- * covers every table and every axis; a point whose call alone would take
- * more than an eighth of the time left is not measured (LLaMA's 4096 x
+ * refinements put points halfway (geometrically) between a badly predicted
+ * point and its neighbours along each axis. Candidates are taken
+ * round-robin over their base shapes and axes (the k-th seed value of every
+ * axis of every shape before any (k+1)-th; a bad shape's refinements, in a
+ *later round, by rank), cheapest first within a round, so a budget that ends
+ *early still covers every table and every axis; a point whose call alone would
+ *take more than an eighth of the time left is not measured (LLaMA's 4096 x
  * 11008 GEMMs run 7 s a call through `loops`).
  * Its cost is the base shape's time scaled by the moved axis: kernel time
  * grows about linearly along one axis.

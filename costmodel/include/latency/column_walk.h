@@ -39,6 +39,15 @@ typedef struct {
 int cmColumnWalkLevel(const CmCacheGeometry *geometry, double k,
                       double strideBytes);
 
+/// Returns how many of L1's sets a column of `k` elements `strideBytes`
+/// apart falls in (1 to the set count): once the column spills L1, the
+/// fewer sets it crowds, the slower its walk from L2 (n = 512 f32, 2 sets:
+/// 1.4 ns per multiply-add on the project's VM; n = 1000, every set: 0.6).
+/// 0 under the same conditions as cmColumnWalkLevel. Counts at most sets x
+/// ways elements; allocates nothing.
+double cmColumnWalkL1Sets(const CmCacheGeometry *geometry, double k,
+                          double strideBytes);
+
 #ifdef __cplusplus
 }
 #endif

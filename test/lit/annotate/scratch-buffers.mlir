@@ -52,3 +52,25 @@ func.func @matmul_then_transpose(%x: tensor<1x1024x320xf32>, %w: tensor<1x320x32
   %t = tosa.transpose %r {perms = array<i32: 0, 2, 1, 3>} : (tensor<1x1024x8x40xf32>) -> tensor<1x8x1024x40xf32>
   return %t : tensor<1x8x1024x40xf32>
 }
+
+// In linalg a bias added in place (the matmul's result is the add's `outs`)
+// writes one buffer, the kernel's output: no scratch.
+// CHECK: "name":"matmul_bias_in_place"
+// CHECK-NOT: scratch_bytes
+// CHECK: "type":"matmul+add"
+// CHECK-NOT: scratch_bytes
+// CHECK: "fusion"
+#bias = affine_map<(d0, d1) -> (d1)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @matmul_bias_in_place(%x: tensor<1024x320xf32>, %w: tensor<320x320xf32>, %b: tensor<320xf32>) -> tensor<1024x320xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x320xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x320xf32>) -> tensor<1024x320xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<1024x320xf32>, tensor<320x320xf32>) outs(%c : tensor<1024x320xf32>) -> tensor<1024x320xf32>
+  %r = linalg.generic {indexing_maps = [#bias, #id2], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<320xf32>) outs(%m : tensor<1024x320xf32>) {
+  ^bb0(%bi: f32, %o: f32):
+    %s = arith.addf %o, %bi : f32
+    linalg.yield %s : f32
+  } -> tensor<1024x320xf32>
+  return %r : tensor<1024x320xf32>
+}
