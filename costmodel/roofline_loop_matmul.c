@@ -49,6 +49,16 @@ static double perDtypeNumber(CmProfile profile, const char *key,
   return isnan(value) ? cmProfileGetDeviceNumber(profile, name, NAN) : value;
 }
 
+/* A law fitted with its rates at the centre of [lo, hi] (latency-profile's
+ * lpFitLogLaw), at `x`: (x / centre) ^ slope, x clamped to the range,
+ * never beyond it; 1 without a usable law or x. */
+static double lawFactor(double x, double slope, double lo, double hi) {
+  if (!(x > 0) || !(fabs(slope) <= 1) || !(lo > 0) || !(hi >= lo) ||
+      !isfinite(hi))
+    return 1;
+  return pow(fmin(fmax(x, lo), hi) / sqrt(lo * hi), slope);
+}
+
 static double batchOf(CmValueFn value, const void *context) {
   double batch = value(context, "batch");
   return isnan(batch) ? 1 : batch;
@@ -72,11 +82,10 @@ static double weightCopyUs(CmProfile profile, const char *kernel,
       bytes < cmProfileGetDeviceNumber(profile, "weight_copy_min_bytes", 0))
     return 0;
   /* the rate along the weight's size, within the range it was fitted */
-  double slope = cmProfileGetDeviceNumber(profile, "weight_copy_slope", 0);
-  double lo = cmProfileGetDeviceNumber(profile, "weight_copy_lo_bytes", 0);
-  double hi = cmProfileGetDeviceNumber(profile, "weight_copy_hi_bytes", 0);
-  if (slope > 0 && slope <= 1 && lo > 0 && hi >= lo && isfinite(hi))
-    rate *= pow(fmin(fmax(bytes, lo), hi) / sqrt(lo * hi), slope);
+  rate *= lawFactor(
+      bytes, cmProfileGetDeviceNumber(profile, "weight_copy_slope", 0),
+      cmProfileGetDeviceNumber(profile, "weight_copy_lo_bytes", 0),
+      cmProfileGetDeviceNumber(profile, "weight_copy_hi_bytes", 0));
   return bytes * rate * 1e-3;
 }
 
@@ -125,10 +134,9 @@ static double l2SetsFactor(CmProfile profile, const char *kernel,
       perDtypeNumber(profile, "column_walk_l2_sets_slope", kernel, dtype);
   double lo = perDtypeNumber(profile, "column_walk_l2_sets_lo", kernel, dtype);
   double hi = perDtypeNumber(profile, "column_walk_l2_sets_hi", kernel, dtype);
-  if (!(fabs(slope) <= 1) || !(lo >= 1) || !(hi >= lo) || !isfinite(hi))
+  if (!(fabs(slope) <= 1) || !(lo >= 1))
     return 1;
-  double sets = cmColumnWalkL1Sets(g, k, stride);
-  return sets >= 1 ? pow(fmin(fmax(sets, lo), hi) / sqrt(lo * hi), slope) : 1;
+  return lawFactor(cmColumnWalkL1Sets(g, k, stride), slope, lo, hi);
 }
 
 /* The column walk of the kernel's products, us, and the highest level one

@@ -300,11 +300,25 @@ TEST(l2_walk_follows_the_l1_sets_its_column_crowds) {
   lpFitEfficiencies(&set, &d);
   CHECK_NEAR(fitted(&d, "column_walk_l2_sets_slope.f32"), -0.25, 1e-6);
   CHECK(fitted(&d, "column_walk_l2_sets_lo.f32") == 2);
+  CHECK(fitted(&d, "column_walk_l2_sets_lo.f32") == 2);
   CHECK(fitted(&d, "column_walk_l2_sets_hi.f32") == 64);
   CHECK_NEAR(fitted(&d, "column_walk_ns_l2.f32"),
              1.6 * pow(sqrt(128) / 8, -0.25), 1e-6);
   for (int i = 0; i < 6; i++)
     CHECK_NEAR(lpColumnWalkUs(&d, &shapes[i]), shapes[i].result.us, 1e-6);
+}
+
+/* The law is fitted over each x's median: a third sample at 2 sets timed
+ * 30x too fast (a tiny kernel mistimed) leaves the slope as it was. */
+TEST(one_bad_sample_does_not_move_a_law) {
+  double x[] = {2, 2, 2, 8, 8, 64, 64},
+         y[] = {1.6, 1.6, 0.05, 1.2, 1.2, 0.6, 0.6};
+  LpLogLaw law;
+  CHECK(lpFitLogLaw(x, y, 7, 4, &law));
+  CHECK_NEAR(law.slope, log(0.6 / 1.6) / log(32), 0.05);
+  CHECK(law.lo == 2 && law.hi == 64);
+  CHECK(!lpFitLogLaw(x, y, 7, 64, &law));        /* spans 32x only */
+  CHECK(!lpFitLogLaw(x + 3, y + 3, 4, 4, &law)); /* two distinct x */
 }
 
 /* The same shapes without the caches: no walk is fitted, and the spilled
@@ -332,5 +346,6 @@ int main(void) {
       T(small_transposed_weights_fit_no_copy_rate),
       T(spilled_columns_fit_the_walk_not_the_efficiency),
       T(l2_walk_follows_the_l1_sets_its_column_crowds),
+      T(one_bad_sample_does_not_move_a_law),
       T(without_caches_spilled_columns_are_efficiencies));
 }

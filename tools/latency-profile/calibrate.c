@@ -44,6 +44,51 @@ double lpMedian(double *values, size_t n) {
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
+typedef struct {
+  double x, y;
+} Pair;
+
+static int byX(const void *a, const void *b) {
+  const Pair *p = a, *q = b;
+  int byXOnly = (p->x > q->x) - (p->x < q->x);
+  return byXOnly ? byXOnly : (p->y > q->y) - (p->y < q->y);
+}
+
+/* Least squares over the median y of each distinct x, in logs: one bad
+ * sample (a 1 us kernel timed at a tenth of its speed) moves its x's
+ * median, not the law, and an x measured many times weighs no more than
+ * one measured once. */
+bool lpFitLogLaw(const double *x, const double *y, size_t n, double minSpan,
+                 LpLogLaw *law) {
+  Pair *pairs = malloc((n + 1) * sizeof *pairs);
+  size_t count = 0;
+  for (size_t i = 0; pairs && i < n; i++)
+    if (x[i] > 0 && y[i] > 0 && isfinite(x[i]) && isfinite(y[i]))
+      pairs[count++] = (Pair){x[i], y[i]};
+  if (pairs)
+    qsort(pairs, count, sizeof *pairs, byX);
+  double sx = 0, sy = 0, sxx = 0, sxy = 0, groups = 0;
+  for (size_t i = 0, j; pairs && i < count; i = j) {
+    for (j = i; j < count && pairs[j].x == pairs[i].x; j++)
+      ;
+    size_t mid = i + (j - i) / 2; /* sorted by y within an x */
+    double median =
+        (j - i) % 2 ? pairs[mid].y : 0.5 * (pairs[mid - 1].y + pairs[mid].y);
+    double lx = log(pairs[i].x), ly = log(median);
+    sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly, groups++;
+  }
+  bool ok = pairs && count >= 4 && groups >= 3 &&
+            pairs[count - 1].x >= minSpan * pairs[0].x;
+  if (ok) {
+    double spread = groups * sxx - sx * sx;
+    *law = (LpLogLaw){(groups * sxy - sx * sy) / spread, pairs[0].x,
+                      pairs[count - 1].x};
+    ok = spread > 0 && isfinite(law->slope);
+  }
+  free(pairs);
+  return ok;
+}
+
 double lpDevicePeak(const LpDeviceNumbers *d, const char *dtype) {
   for (int i = 0; dtype && i < d->numDtypes; i++)
     if (!strcmp(d->dtypes[i], dtype))

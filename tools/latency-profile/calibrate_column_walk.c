@@ -115,31 +115,23 @@ static double l1SetsOf(const LpDeviceNumbers *d, const LpShape *s) {
 static void fitL2Sets(const LpShapeSet *set, LpDeviceNumbers *d,
                       const int *level, double *ns, size_t first) {
   const char *dtype = lpShapeField(&set->items[first], "dtype");
-  double sx = 0, sy = 0, sxx = 0, sxy = 0, lo = INFINITY, hi = 0;
-  int n = 0;
-  for (size_t j = 0; j < set->count; j++) {
-    double sets =
+  double *sets = malloc((set->count + 1) * sizeof *sets);
+  for (size_t j = 0; sets && j < set->count; j++)
+    sets[j] =
         level[j] == 2 && !strcmp(lpShapeField(&set->items[j], "dtype"), dtype)
             ? l1SetsOf(d, &set->items[j])
             : 0;
-    if (!(sets >= 1))
-      continue;
-    double x = log(sets), y = log(ns[j]);
-    sx += x, sy += y, sxx += x * x, sxy += x * y, n++;
-    lo = fmin(lo, sets), hi = fmax(hi, sets);
+  LpLogLaw law;
+  if (sets && lpFitLogLaw(sets, ns, set->count, 4, &law) && law.slope < 0) {
+    law.slope = fmax(law.slope, -1);
+    lpDeviceSetFitted(d, "column_walk_l2_sets_slope", dtype, law.slope);
+    lpDeviceSetFitted(d, "column_walk_l2_sets_lo", dtype, law.lo);
+    lpDeviceSetFitted(d, "column_walk_l2_sets_hi", dtype, law.hi);
+    for (size_t j = 0; j < set->count; j++)
+      if (sets[j] >= 1)
+        ns[j] *= pow(sqrt(law.lo * law.hi) / sets[j], law.slope);
   }
-  double spread = n * sxx - sx * sx;
-  if (n < 4 || hi < 4 * lo || !(spread > 0))
-    return;
-  double slope = fmax((n * sxy - sx * sy) / spread, -1);
-  if (!(slope < 0))
-    return;
-  lpDeviceSetFitted(d, "column_walk_l2_sets_slope", dtype, slope);
-  lpDeviceSetFitted(d, "column_walk_l2_sets_lo", dtype, lo);
-  lpDeviceSetFitted(d, "column_walk_l2_sets_hi", dtype, hi);
-  for (size_t j = 0; j < set->count; j++)
-    if (level[j] == 2 && !strcmp(lpShapeField(&set->items[j], "dtype"), dtype))
-      ns[j] *= pow(sqrt(lo * hi) / l1SetsOf(d, &set->items[j]), slope);
+  free(sets);
 }
 
 void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *d) {

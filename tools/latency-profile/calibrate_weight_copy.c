@@ -125,28 +125,22 @@ static void fitMedian(const LpShapeSet *set, const double *rate,
  * the range, never beyond. */
 static void fitSizeLaw(const LpShapeSet *set, double *rate,
                        LpDeviceNumbers *d) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0, lo = INFINITY, hi = 0;
-  int n = 0;
-  for (size_t i = 0; i < set->count; i++) {
-    double bytes = lpWeightBytes(&set->items[i]);
-    if (!(rate[i] > 0) || !(bytes > 0))
-      continue;
-    double x = log(bytes), y = log(rate[i]);
-    sx += x, sy += y, sxx += x * x, sxy += x * y, n++;
-    lo = fmin(lo, bytes), hi = fmax(hi, bytes);
+  double *bytes = malloc((set->count + 1) * sizeof *bytes);
+  LpLogLaw law;
+  for (size_t i = 0; bytes && i < set->count; i++)
+    bytes[i] = lpWeightBytes(&set->items[i]);
+  bool kept =
+      bytes && lpFitLogLaw(bytes, rate, set->count, 8, &law) && law.slope > 0;
+  if (kept) {
+    law.slope = fmin(law.slope, 0.5);
+    lpDeviceSetFitted(d, "weight_copy_slope", NULL, law.slope);
+    lpDeviceSetFitted(d, "weight_copy_lo_bytes", NULL, law.lo);
+    lpDeviceSetFitted(d, "weight_copy_hi_bytes", NULL, law.hi);
+    for (size_t i = 0; i < set->count; i++)
+      if (rate[i] > 0)
+        rate[i] *= pow(sqrt(law.lo * law.hi) / bytes[i], law.slope);
   }
-  double spread = n * sxx - sx * sx;
-  if (n < 4 || hi < 8 * lo || !(spread > 0))
-    return;
-  double slope = fmin((n * sxy - sx * sy) / spread, 0.5);
-  if (!(slope > 0))
-    return;
-  lpDeviceSetFitted(d, "weight_copy_slope", NULL, slope);
-  lpDeviceSetFitted(d, "weight_copy_lo_bytes", NULL, lo);
-  lpDeviceSetFitted(d, "weight_copy_hi_bytes", NULL, hi);
-  for (size_t i = 0; i < set->count; i++)
-    if (rate[i] > 0)
-      rate[i] *= pow(sqrt(lo * hi) / lpWeightBytes(&set->items[i]), slope);
+  free(bytes);
 }
 
 void lpFitWeightCopy(const LpShapeSet *set, LpDeviceNumbers *d) {

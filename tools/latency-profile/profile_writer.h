@@ -108,6 +108,18 @@ double lpWorkUs(const LpDeviceNumbers *device, const LpShape *s);
 bool lpEfficiencyOf(const LpDeviceNumbers *device, const LpShape *s,
                     double *efficiency, bool *compute);
 
+/// A power law y = c x ^ slope fitted over x in [lo, hi].
+typedef struct {
+  double slope, lo, hi;
+} LpLogLaw;
+
+/// Least squares of ln y over ln x across the medians of y at each
+/// distinct x, from the pairs of the `n` `x`, `y` where both are finite
+/// and > 0; false when fewer than four pairs or three distinct x, or x
+/// spans less than `minSpan` times.
+bool lpFitLogLaw(const double *x, const double *y, size_t n, double minSpan,
+                 LpLogLaw *law);
+
 /// Returns the median of the `n` (> 0) `values`, sorting them in place.
 double lpMedian(double *values, size_t n);
 
