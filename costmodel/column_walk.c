@@ -33,14 +33,29 @@ static bool wholeIn(double x, double lo, double hi) {
   return x >= lo && x <= hi && x == floor(x);
 }
 
+/* True when `k` elements `stride` bytes apart are a column the line
+ * arithmetic can follow. */
+static bool isColumn(double k, double stride) {
+  return k >= 1 && stride > 0 && k * stride < kMaxSpanBytes;
+}
+
+/* The sets of a cache of `bytes`, `ways` and `line`; 0 when that is no
+ * geometry within the bounds. */
+static double setsOf(double bytes, double ways, double line) {
+  double sets = line > 0 && ways > 0 ? bytes / (ways * line) : 0;
+  return wholeIn(ways, 1, kMaxWays) && wholeIn(line, kMinLine, kMaxLine) &&
+                 wholeIn(sets, 1, kMaxSets)
+             ? sets
+             : 0;
+}
+
 /* True when a column of `k` elements `stride` bytes apart keeps all its
  * lines in a cache of `bytes` and `ways`; *usable false when the geometry
  * is not one. */
 static bool columnFits(double k, double stride, double bytes, double ways,
                        double line, bool *usable) {
-  double sets = line > 0 && ways > 0 ? bytes / (ways * line) : 0;
-  *usable = wholeIn(ways, 1, kMaxWays) && wholeIn(line, kMinLine, kMaxLine) &&
-            wholeIn(sets, 1, kMaxSets);
+  double sets = setsOf(bytes, ways, line);
+  *usable = sets > 0;
   if (!*usable)
     return false;
   if (stride < line) /* consecutive lines, ceil(lines / sets) per set */
@@ -58,8 +73,7 @@ static bool columnFits(double k, double stride, double bytes, double ways,
 
 int cmColumnWalkLevel(const CmCacheGeometry *g, double k, double strideBytes) {
   bool usable;
-  if (!g || !(k >= 1) || !(strideBytes > 0) ||
-      !(k * strideBytes < kMaxSpanBytes))
+  if (!g || !isColumn(k, strideBytes))
     return 0;
   if (columnFits(k, strideBytes, g->l1Bytes, g->l1Ways, g->lineBytes, &usable))
     return 1;
@@ -72,13 +86,11 @@ int cmColumnWalkLevel(const CmCacheGeometry *g, double k, double strideBytes) {
 
 double cmColumnWalkL1Sets(const CmCacheGeometry *g, double k,
                           double strideBytes) {
-  if (!g || !(k >= 1) || !(strideBytes > 0) ||
-      !(k * strideBytes < kMaxSpanBytes))
+  if (!g || !isColumn(k, strideBytes))
     return 0;
   double line = g->lineBytes, ways = g->l1Ways;
-  double sets = line > 0 && ways > 0 ? g->l1Bytes / (ways * line) : 0;
-  if (!wholeIn(ways, 1, kMaxWays) || !wholeIn(line, kMinLine, kMaxLine) ||
-      !wholeIn(sets, 1, kMaxSets))
+  double sets = setsOf(g->l1Bytes, ways, line);
+  if (!sets)
     return 0;
   if (strideBytes < line) /* consecutive lines */
     return fmin(ceil(k * strideBytes / line), sets);

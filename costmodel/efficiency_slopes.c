@@ -19,6 +19,13 @@
 #include <math.h>
 #include <stdio.h>
 
+double cmClampedLawFactor(double x, double slope, double lo, double hi) {
+  if (isnan(slope) || !(x > 0) || !(lo > 0) || !(hi >= lo))
+    return 1;
+  double clamped = x < lo ? lo : x > hi ? hi : x;
+  return pow(clamped / sqrt(lo * hi), slope);
+}
+
 static double factorFor(CmProfile profile, const char *kernel, const char *name,
                         double x) {
   char key[256]; /* latency-profile writes keys of up to 223 characters */
@@ -30,10 +37,7 @@ static double factorFor(CmProfile profile, const char *kernel, const char *name,
   double lo = cmProfileGetDeviceNumber(profile, key, NAN);
   snprintf(key, sizeof key, "efficiency_hi.%s.%s", kernel, name);
   double hi = cmProfileGetDeviceNumber(profile, key, NAN);
-  if (!(lo > 0) || !(hi >= lo))
-    return 1;
-  double clamped = x < lo ? lo : x > hi ? hi : x;
-  return pow(clamped / sqrt(lo * hi), slope);
+  return cmClampedLawFactor(x, slope, lo, hi);
 }
 
 double cmEfficiencyScale(CmProfile profile, const CmPolicy *policy,

@@ -30,6 +30,7 @@
 #include "roofline_loop_matmul.h"
 
 #include "answer.h"
+#include "efficiency_slopes.h"
 #include "roofline.h"
 #include "work.h"
 
@@ -49,14 +50,12 @@ static double perDtypeNumber(CmProfile profile, const char *key,
   return isnan(value) ? cmProfileGetDeviceNumber(profile, name, NAN) : value;
 }
 
-/* A law fitted with its rates at the centre of [lo, hi] (latency-profile's
- * lpFitLogLaw), at `x`: (x / centre) ^ slope, x clamped to the range,
- * never beyond it; 1 without a usable law or x. */
+/* A law latency-profile fitted (lpFitLogLaw) at `x`; 1 where a hand-made
+ * device.csv gives a slope beyond +-1 or an infinite range, which would
+ * make a copy or a walk infinite. */
 static double lawFactor(double x, double slope, double lo, double hi) {
-  if (!(x > 0) || !(fabs(slope) <= 1) || !(lo > 0) || !(hi >= lo) ||
-      !isfinite(hi))
-    return 1;
-  return pow(fmin(fmax(x, lo), hi) / sqrt(lo * hi), slope);
+  return fabs(slope) <= 1 && isfinite(hi) ? cmClampedLawFactor(x, slope, lo, hi)
+                                          : 1;
 }
 
 static double batchOf(CmValueFn value, const void *context) {

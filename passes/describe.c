@@ -332,18 +332,11 @@ static bool initOfAnotherOp(MlirValue v) {
  * of its costed ops used only inside it. Views and slices bufferize to
  * views of their source and initial values to their consumer's buffer; a
  * matmul's transposed weight is priced as the transposed copy instead
- * (weight_transposed), and a result another linalg op writes in place
- * (its init) is that op's buffer. A lowering that fuses ops allocates less than
- * this; the `loops` pipeline fuses none. */
-static double scratchBytes(const LatGraph *g, int kernel) {
+ * (weight_transposed: node `weightCopy`, or -1), and a result another
+ * linalg op writes in place (its init) is that op's buffer. A lowering that
+ * fuses ops allocates less than this; the `loops` pipeline fuses none. */
+static double scratchBytes(const LatGraph *g, int kernel, int weightCopy) {
   const LatKernel *k = &g->kernels[kernel];
-  const LatNode *root = &g->nodes[k->root];
-  /* a matmul kernel, as latKernelDescribe tells them (attention's scores
-     are a matmul too, but its K^T is no weight copy) */
-  bool attention = root->group >= 0 && root->groupClass == LAT_CLASS_ATTENTION;
-  int weightCopy = root->cls.id == LAT_CLASS_MATMUL && !attention
-                       ? transposedRightOperand(g, root->op, kernel)
-                       : -1;
   double bytes = 0;
   for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
     const LatNode *n = &g->nodes[i];
@@ -363,9 +356,11 @@ static double scratchBytes(const LatGraph *g, int kernel) {
 
 /* A matmul's m, n, k (and batch). A batch whose right operand is shared
  * folds into m: one GEMM of (batch x m) rows, as devices run linear
- * layers, answered from the GEMM tables. */
+ * layers, answered from the GEMM tables. `*weightCopy`: the node that
+ * transposes its weight on every call, or -1. */
 static void describeMatmul(const LatGraph *g, LatKernel *k, MlirOperation op,
-                           int kernel, bool *batched) {
+                           int kernel, bool *batched, int *weightCopy) {
+  *weightCopy = transposedRightOperand(g, op, kernel);
   MatmulShape s;
   if (!matmulShape(op, &s))
     return;
@@ -379,7 +374,7 @@ static void describeMatmul(const LatGraph *g, LatKernel *k, MlirOperation op,
   addField(k, "k", s.k);
   if (s.batch > 1)
     addField(k, "batch", s.batch);
-  addField(k, "weight_transposed", transposedRightOperand(g, op, kernel) >= 0);
+  addField(k, "weight_transposed", *weightCopy >= 0);
   int used =
       snprintf(k->axes, sizeof k->axes, "m=%.0f n=%.0f k=%.0f", s.m, s.n, s.k);
   if (s.batch > 1)
@@ -705,6 +700,7 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   const LatNode *rootNode = &g->nodes[k->root];
   MlirOperation root = rootNode->op;
   bool batched = false;
+  int weightCopy = -1; /* priced as the copy, not as scratch */
   k->numFields = 0;
   k->fieldsCut = 0;
   k->axes[0] = '\0';
@@ -722,7 +718,7 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   else if (rootNode->group >= 0 && rootNode->groupClass == LAT_CLASS_ATTENTION)
     attention = describeAttention(g, k, attentionScores(g, k->root));
   else if (rootNode->cls.id == LAT_CLASS_MATMUL)
-    describeMatmul(g, k, root, kernel, &batched);
+    describeMatmul(g, k, root, kernel, &batched, &weightCopy);
   else if (rootNode->cls.id == LAT_CLASS_CONV2D ||
            rootNode->cls.id == LAT_CLASS_DEPTHWISE_CONV2D ||
            rootNode->cls.id == LAT_CLASS_TRANSPOSE_CONV2D)
@@ -754,7 +750,7 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
       addFieldText(k, "kv_dtype", k->costDtype);
   }
   k->bytes = boundaryBytes(g, kernel);
-  k->scratchBytes = scratchBytes(g, kernel);
+  k->scratchBytes = scratchBytes(g, kernel, weightCopy);
   if (warn) /* printing a location is costly; imagined kernels need none */
     latLocationText(root, k->loc, sizeof k->loc);
   if (warn)

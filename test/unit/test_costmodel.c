@@ -239,6 +239,21 @@ TEST(efficiency_slopes_scale_the_roofline_inside_their_range) {
   cmProfileDestroy(p);
 }
 
+/* Estimates `kernel` at bf16 m = 4, n = k = `size` on a plain (e[0]) and
+ * a transposed weight (e[1]): their difference is the copy. */
+static void askPlainAndTransposed(CmProfile p, const char *kernel,
+                                  const char *size, CmEstimate e[2]) {
+  for (int t = 0; t < 2; t++) {
+    CmField fields[] = {{"dtype", "bf16"},
+                        {"m", "4"},
+                        {"n", size},
+                        {"k", size},
+                        {"weight_transposed", t ? "1" : "0"}};
+    CmQuery q = {kernel, fields, 5, -1, -1};
+    CHECK(cmProfileEstimate(p, &q, NULL, &e[t], NULL) == CM_OK);
+  }
+}
+
 /* A host profile's weight copy (latency-profile, calibrate_weight_copy.c):
  * a matmul whose query says weight_transposed=1 pays weight bytes x
  * weight_copy_ns_per_byte on top of its roofline, from
@@ -261,16 +276,9 @@ TEST(transposed_weight_pays_its_copy_in_the_roofline) {
   double copyUs[] = {512.0 * 512 * 2 * 5 * 1e-3, 0};
   for (int i = 0; i < 2; i++) {
     CmEstimate e[2];
-    for (int t = 0; t < 2; t++) {
-      CmField fields[] = {{"dtype", "bf16"},
-                          {"m", "4"},
-                          {"n", sizes[i]},
-                          {"k", sizes[i]},
-                          {"weight_transposed", t ? "1" : "0"}};
-      CmQuery q = {"matmul+add", fields, 5, -1, -1};
-      CHECK(cmProfileEstimate(p, &q, NULL, &e[t], NULL) == CM_OK);
-      CHECK(e[t].source == CM_SOURCE_ROOFLINE);
-    }
+    askPlainAndTransposed(p, "matmul+add", sizes[i], e);
+    CHECK(e[0].source == CM_SOURCE_ROOFLINE);
+    CHECK(e[1].source == CM_SOURCE_ROOFLINE);
     CHECK_NEAR(e[1].latencyUs - e[0].latencyUs, copyUs[i], 1e-9);
     CHECK_NEAR(e[1].launchUs, 2 + copyUs[i], 1e-9);
     CHECK((strstr(e[1].reason, "transposed weight copy") != NULL) == (i == 0));
@@ -290,15 +298,7 @@ TEST(transposed_weight_copy_needs_no_policy_key) {
                                   "weight_copy_min_bytes,131072\n");
   CHECK(!cmProfileIsNull(p));
   CmEstimate e[2];
-  for (int t = 0; t < 2; t++) {
-    CmField fields[] = {{"dtype", "bf16"},
-                        {"m", "4"},
-                        {"n", "512"},
-                        {"k", "512"},
-                        {"weight_transposed", t ? "1" : "0"}};
-    CmQuery q = {"matmul", fields, 5, -1, -1};
-    CHECK(cmProfileEstimate(p, &q, NULL, &e[t], NULL) == CM_OK);
-  }
+  askPlainAndTransposed(p, "matmul", "512", e);
   CHECK_NEAR(e[1].latencyUs - e[0].latencyUs, 512.0 * 512 * 2 * 5 * 1e-3, 1e-9);
   cmProfileDestroy(p);
 }
@@ -320,15 +320,7 @@ TEST(copy_rate_follows_the_weight_size_within_its_range) {
   double factor[] = {sqrt(0.5), 1, sqrt(2)};
   for (int i = 0; i < 3; i++) {
     CmEstimate e[2];
-    for (int t = 0; t < 2; t++) {
-      CmField fields[] = {{"dtype", "bf16"},
-                          {"m", "4"},
-                          {"n", sizes[i]},
-                          {"k", sizes[i]},
-                          {"weight_transposed", t ? "1" : "0"}};
-      CmQuery q = {"matmul", fields, 5, -1, -1};
-      CHECK(cmProfileEstimate(p, &q, NULL, &e[t], NULL) == CM_OK);
-    }
+    askPlainAndTransposed(p, "matmul", sizes[i], e);
     double bytes = atof(sizes[i]) * atof(sizes[i]) * 2;
     CHECK_NEAR(e[1].latencyUs - e[0].latencyUs, bytes * 5 * factor[i] * 1e-3,
                1e-9);
