@@ -16,13 +16,22 @@ follow the real models named below. Weights are function arguments.
           causal mask, SwiGLU MLP.
   decode  the same layer for one new token against a 1024-token KV cache
           (the cache concatenated with the new key and value).
+  resnet50  one bottleneck block from each of ResNet-50's four stages
+          (torchvision v1.5: stride on the 3x3, projection shortcuts), in
+          the spelling of torch-mlir's ResNet-18 export in test/models:
+          OIHW weights transposed in the graph, batch norm decomposed,
+          ReLU as clamp.
 
-usage: gen_blocks.py sd|llama|decode [f16|f32|bf16] > block.tosa.mlir
+usage: gen_blocks.py sd|llama|decode|resnet50 [f16|f32|bf16] [arg|const]
+       > block.tosa.mlir
+Weights are function arguments (arg, the default but for resnet50) or
+constants with elided data (const), as exported models print them.
 """
 import sys
 
 MODEL = sys.argv[1] if len(sys.argv) > 1 else "sd"
 DT = sys.argv[2] if len(sys.argv) > 2 else "f16"
+WEIGHTS = sys.argv[3] if len(sys.argv) > 3 else "const" if MODEL == "resnet50" else "arg"
 lines, args, consts = [], [], {}
 counter = [0]
 
@@ -39,6 +48,17 @@ def fresh():
 def arg(shape):
     name = f"%arg{len(args)}"
     args.append(f"{name}: {t(shape)}")
+    return name, list(shape)
+
+
+def weight(shape):
+    """A weight: a function argument, or with WEIGHTS == "const" a constant
+    as exporters print one with its data elided (whose transposes a TOSA
+    pipeline folds before the model runs)."""
+    if WEIGHTS != "const":
+        return arg(shape)
+    name = fresh()
+    lines.append(f'    {name} = "tosa.const"() <{{values = dense_resource<__elided__> : {t(shape)}}}> : () -> {t(shape)}')
     return name, list(shape)
 
 
@@ -111,7 +131,7 @@ def slice_(a, start, size):
 
 def linear(x, cin, cout):
     """x [1, s, cin] @ W^T + b, PyTorch style: transpose(W) -> reshape -> matmul -> add."""
-    w = arg([cout, cin]); b = arg([cout])
+    w = weight([cout, cin]); b = weight([cout])
     wt = transpose(w, [1, 0])
     w3 = reshape(wt, [1, cin, cout])
     y = matmul(x, w3)
@@ -122,7 +142,7 @@ def linear(x, cin, cout):
 def conv(x, cin, cout, k):
     """x NCHW -> NHWC conv -> NCHW, as torch-mlir's TOSA export wraps convs."""
     n, c, h, wd = x[1]
-    w = arg([cout, k, k, cin]); b = arg([cout])
+    w = weight([cout, k, k, cin]); b = weight([cout])
     xh = transpose(x, [0, 2, 3, 1])
     p = k // 2
     out = [n, h, wd, cout]
@@ -142,7 +162,7 @@ def group_norm(x, groups=32):
     var = binary("tosa.mul", v, const(f"{1 / count:.8e}", 4))
     r = unary("tosa.rsqrt", binary("tosa.add", var, const("9.99999974E-6", 4)))
     y = reshape(binary("tosa.mul", d, r), [n, c, h, w])
-    gamma = reshape(arg([c]), [1, c, 1, 1]); beta = reshape(arg([c]), [1, c, 1, 1])
+    gamma = reshape(weight([c]), [1, c, 1, 1]); beta = reshape(weight([c]), [1, c, 1, 1])
     return binary("tosa.add", binary("tosa.mul", y, gamma), beta)
 
 
@@ -152,7 +172,7 @@ def layer_norm(x):
     d = binary("tosa.sub", x, m)
     v = binary("tosa.mul", reduce("tosa.reduce_sum", binary("tosa.mul", d, d), 2), const(f"{1 / c:.8e}", 3))
     r = unary("tosa.rsqrt", binary("tosa.add", v, const("9.99999974E-6", 3)))
-    gamma = reshape(arg([c]), [1, 1, c]); beta = reshape(arg([c]), [1, 1, c])
+    gamma = reshape(weight([c]), [1, 1, c]); beta = reshape(weight([c]), [1, 1, c])
     return binary("tosa.add", binary("tosa.mul", binary("tosa.mul", d, r), gamma), beta)
 
 
@@ -190,7 +210,7 @@ def attention(x, ctx, c, heads):
 
 
 def linear_nobias(x, cin, cout):
-    w = arg([cout, cin])
+    w = weight([cout, cin])
     return matmul(x, reshape(transpose(w, [1, 0]), [1, cin, cout]))
 
 
@@ -240,7 +260,7 @@ def rms_norm(x):
     ms = binary("tosa.mul", reduce("tosa.reduce_sum", binary("tosa.mul", x, x), 2),
                 const(f"{1 / c:.8e}", 3))
     r = unary("tosa.rsqrt", binary("tosa.add", ms, const("9.99999974E-6", 3)))
-    gamma = reshape(arg([c]), [1, 1, c])
+    gamma = reshape(weight([c]), [1, 1, c])
     return binary("tosa.mul", binary("tosa.mul", x, r), gamma)
 
 
@@ -307,12 +327,65 @@ def llama_layer(decode):
                "SwiGLU MLP"]
 
 
-final, about = {"sd": sd_block, "llama": lambda: llama_layer(False),
+def batch_norm(x):
+    """Inference batch norm as torch-mlir decomposes it: (x - mean) * rsqrt(var + eps) * gamma + beta."""
+    c = x[1][1]
+    mean = weight([1, c, 1, 1]); var = weight([c, 1, 1])
+    gamma = weight([1, c, 1, 1]); beta = weight([1, c, 1, 1])
+    r = reshape(unary("tosa.rsqrt", binary("tosa.add", var, const("9.99999974E-6", 3))), [1, c, 1, 1])
+    y = binary("tosa.mul", binary("tosa.sub", x, mean), r)
+    return binary("tosa.add", binary("tosa.mul", y, gamma), beta)
+
+
+def relu(x):
+    big = "3.40282347E+38" if DT == "f32" else "6.550400e+04" if DT == "f16" else "3.38953139E+38"
+    return raw(f'@V = "tosa.clamp"({x[0]}) <{{min_val = 0.000000e+00 : {DT}, max_val = {big} : {DT}}}> : ({t(x[1])}) -> @OUT', x[1])
+
+
+def conv_oihw(x, cout, k, stride):
+    """A conv whose constant OIHW weight is transposed to OHWI in the graph."""
+    n, c, h, wd = x[1]
+    w = transpose(weight([cout, c, k, k]), [0, 2, 3, 1])
+    b = weight([cout])
+    xh = transpose(x, [0, 2, 3, 1])
+    # TOSA wants the padded extent to divide by the stride: torch-mlir pads a
+    # strided 3x3 on one side only and slices a strided 1x1's input to odd.
+    p = k // 2
+    pad = [p, p, p, p] if stride == 1 else [p, 0, p, 0]
+    if stride == 2 and k == 1:
+        xh = slice_(xh, [0, 0, 0, 0], [n, h - 1, wd - 1, c])
+    ih, iw = xh[1][1], xh[1][2]
+    out = [n, (ih + pad[0] + pad[1] - k) // stride + 1, (iw + pad[2] + pad[3] - k) // stride + 1, cout]
+    y = raw(f'@V = "tosa.conv2d"({xh[0]}, {w[0]}, {b[0]}, {ZP}, {ZP}) <{{acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: {", ".join(map(str, pad))}>, stride = array<i64: {stride}, {stride}>}}> : ({t(xh[1])}, {t(w[1])}, {t(b[1])}, tensor<1x{DT}>, tensor<1x{DT}>) -> @OUT', out)
+    return transpose(y, [0, 3, 1, 2])
+
+
+def bottleneck(x, width, stride):
+    cout = 4 * width
+    h = relu(batch_norm(conv_oihw(x, width, 1, 1)))
+    h = relu(batch_norm(conv_oihw(h, width, 3, stride)))
+    h = batch_norm(conv_oihw(h, cout, 1, 1))
+    shortcut = batch_norm(conv_oihw(x, cout, 1, stride))
+    return relu(binary("tosa.add", h, shortcut))
+
+
+def resnet50_blocks():
+    """The first block of each stage: 56x56 (64 -> 256), then strided to 28, 14, 7."""
+    x = arg([1, 64, 56, 56])
+    for width, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
+        x = bottleneck(x, width, stride)
+    return x, ["The first bottleneck block of each of ResNet-50's four stages",
+               "(torchvision v1.5: stride on the 3x3 conv, projection shortcuts),",
+               "from a 56x56x64 stem output to 7x7x2048"]
+
+
+final, about = {"sd": sd_block, "resnet50": resnet50_blocks, "llama": lambda: llama_layer(False),
                 "decode": lambda: llama_layer(True)}[MODEL]()
 for line in about:
     print("// " + line)
 print(f"// in the op spelling of torch-mlir's TOSA export. Generated by")
-print(f"// test/lit/Inputs/gen_blocks.py {MODEL} {DT}; weights are arguments.")
+print(f"// test/lit/Inputs/gen_blocks.py {MODEL} {DT}; weights are "
+      + ("elided constants." if WEIGHTS == "const" else "arguments."))
 print("module {")
 print(f"  func.func @forward({', '.join(args)}) -> {t(final[1])} {{")
 print(f'    %shift = "tosa.const"() <{{values = dense<0> : tensor<1xi8>}}> : () -> tensor<1xi8>')
