@@ -29,12 +29,13 @@ typedef struct {
   const double *axes;
 } PreparedValues;
 
-/* Query fields the roofline reads whatever the policy: a matmul type
- * without a table of its own is answered through a policy (its anchor's,
- * or the built-in one) that need not key on weight_transposed, and no
- * table keys on scratch_bytes (roofline_loop_matmul.c, roofline.c). */
+/* Query fields the roofline reads whatever the policy: a matmul or conv
+ * type without a table of its own is answered through a policy (its
+ * anchor's, or the built-in one) that need not key on weight_transposed or
+ * channels_last, and no table keys on scratch_bytes
+ * (roofline_loop_matmul.c, roofline.c). */
 static const char *const kRooflineFields[CM_ROOFLINE_FIELDS] = {
-    "weight_transposed", "scratch_bytes"};
+    "weight_transposed", "scratch_bytes", "channels_last"};
 
 static double preparedValue(const void *context, const char *name) {
   const PreparedValues *pv = context;

@@ -22,6 +22,12 @@
  * scratch_bytes: buffers it allocates inside, each large enough to be
  * mapped fresh per call, passes/describe.c) cost scratch_ns_per_byte each
  * byte, part of launch_us: page faults, which no bandwidth describes.
+ * A channels-last conv (the query's channels_last=1: TOSA's, linalg's
+ * nhwc) on a profile with channels_last_efficiency.<anchor> takes that
+ * efficiency and no slopes: through `loops` its innermost loop runs along
+ * contiguous channels of input and weight, at nearly one rate whatever
+ * its shape, where the channels-first kernels the slopes were fitted on
+ * walk the input a plane apart (docs/profiling.md, "Channels last").
  * Bytes are those crossing the kernel boundary (the caller's job for fused
  * kernels). With only one of the two bounds known, that one answers and the
  * reason says what was missing.
@@ -115,6 +121,23 @@ static double tileCompute(CmProfile profile, const char *kernel,
   return p.tileBandwidth > 0 ? cmGemmTilesUs(&gemm, &p) : NAN;
 }
 
+/* channels_last_efficiency.<anchor> for a channels-last conv, else NAN.
+ * Per anchor (conv2d, depthwise_conv2d), not per fused type: the epilogue
+ * is a few passes over the output next to the conv's multiply-adds. The
+ * anchor comes from the query's kernel, which a fused type without a table
+ * (SD's conv2d+add) has where the roofline's `kernel` (its table's) is
+ * NULL. */
+static double channelsLastEfficiency(CmProfile profile, const char *kernel,
+                                     const char *dtype, CmValueFn value,
+                                     const void *context) {
+  if (!kernel || !kernel[0] || !value || value(context, "channels_last") != 1)
+    return NAN;
+  char anchor[96];
+  snprintf(anchor, sizeof anchor, "%.*s", (int)strcspn(kernel, "+"), kernel);
+  return cmRooflineKernelNumber(profile, "channels_last_efficiency", anchor,
+                                dtype);
+}
+
 bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                 double flops, double bytes, CmValueFn value,
                 const void *context, double efficiencyScale, CmEstimate *out) {
@@ -126,6 +149,14 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
       cmRooflineDeviceNumber(profile, "compute_efficiency", kernel, dtype, 1);
   double memoryEff =
       cmRooflineDeviceNumber(profile, "memory_efficiency", kernel, dtype, 1);
+  double channelsLast =
+      channelsLastEfficiency(profile, out->kernel, dtype, value, context);
+  if (channelsLast > 0) {
+    computeEff = channelsLast;
+    efficiencyScale = 1;
+    cmEstimateAddReason(out, "roofline: channels-last conv (%s)",
+                        "device.csv channels_last_efficiency");
+  }
   if (efficiencyScale != 1) {
     computeEff *= efficiencyScale;
     memoryEff *= efficiencyScale;

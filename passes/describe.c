@@ -534,6 +534,9 @@ static void describeConv(LatKernel *k, MlirOperation op) {
   addField(k, "cout", cout);
   addField(k, "stride", (double)stride);
   addField(k, "window", window); /* kh x kw: the implicit GEMM's k / cin */
+  /* a CPU lowering's loop nest follows the layout: its own regime on a
+     host profile (docs/profile-format.md), ignored by tables without it */
+  addField(k, "channels_last", !nchw);
   snprintf(k->axes, sizeof k->axes,
            "batch=%lld hw=%lldx%lld cin=%.0f cout=%.0f window=%.0f stride=%lld",
            (long long)out.dims[0], (long long)out.dims[h],

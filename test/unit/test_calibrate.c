@@ -209,6 +209,55 @@ TEST(scratch_pages_are_left_out_of_the_efficiency) {
   CHECK(fitted(&d, "compute_efficiency.matmul+add") < 0.2);
 }
 
+/* A measured conv shape of `type` (3 x 3, stride 1, f32) over `cin`
+ * channels, channels last or not, whose efficiency is `efficiency`. */
+static void convShape(LpShape *s, const char *type, double cin, bool last,
+                      double efficiency) {
+  memset(s, 0, sizeof *s);
+  snprintf(s->type, sizeof s->type, "%s", type);
+  const char *names[] = {"batch", "hw", "cin", "cout", "stride", "window"};
+  const double values[] = {1, 196, cin, 64, 1, 9};
+  for (int i = 0; i < 6; i++)
+    setField(s, i, names[i], values[i]);
+  snprintf(s->names[6], sizeof s->names[6], "dtype");
+  snprintf(s->values[6], sizeof s->values[6], "f32");
+  setField(s, 7, "channels_last", last);
+  s->numFields = 8;
+  s->flops = 2 * 196 * cin * 64 * 9;
+  s->bytes = 4 * 196 * (cin + 64);
+  s->result.ok = true;
+  s->result.us = s->flops / (kPeak * efficiency) * 1e6;
+}
+
+/* Channels-last convs get one efficiency per anchor, the median over all
+ * their fused types (scratch pages left out), and stay out of the
+ * efficiencies of the channels-first kernels of the same type. */
+TEST(channels_last_convs_fit_an_efficiency_per_anchor) {
+  LpShape shapes[9];
+  for (int i = 0; i < 3; i++)
+    convShape(&shapes[i], "conv2d+batchnorm+relu", 16 << i, false, 2);
+  for (int i = 3; i < 6; i++) {
+    convShape(&shapes[i], "conv2d+batchnorm+relu", 16 << i, true, 4);
+    shapes[i].scratchBytes = 1e6;
+    shapes[i].result.us += 1e6 * 2 * 1e-3; /* 2 ns/B */
+  }
+  convShape(&shapes[6], "conv2d+add", 64, true, 5);
+  convShape(&shapes[7], "conv2d+add", 128, true, 5);
+  convShape(&shapes[8], "depthwise_conv2d+relu", 64, true, 0.5);
+  LpShapeSet set = {shapes, 9, 9};
+  LpDeviceNumbers d = device();
+  d.scratchNsPerByte = 2;
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.conv2d+batchnorm+relu"), 2, 1e-9);
+  CHECK_NEAR(fitted(&d, "compute_efficiency"), 2, 1e-9);
+  CHECK(isnan(fitted(&d, "compute_efficiency.conv2d+add")));
+  CHECK_NEAR(fitted(&d, "channels_last_efficiency.conv2d"), 4, 1e-9);
+  CHECK_NEAR(fitted(&d, "channels_last_efficiency.depthwise_conv2d"), 0.5,
+             1e-9);
+  CHECK(isnan(fitted(&d, "channels_last_efficiency.conv2d+add")));
+  CHECK(isnan(fitted(&d, "channels_last_efficiency")));
+}
+
 /* A type whose transposed weights are all under LP_FRESH_MAPPING_BYTES
  * (copied within the warm heap) gets no rate, however slow they are. */
 TEST(small_transposed_weights_fit_no_copy_rate) {
@@ -343,6 +392,7 @@ int main(void) {
       T(plain_weights_fit_no_copy_rate),
       T(copy_rate_grows_along_the_weight_size),
       T(scratch_pages_are_left_out_of_the_efficiency),
+      T(channels_last_convs_fit_an_efficiency_per_anchor),
       T(small_transposed_weights_fit_no_copy_rate),
       T(spilled_columns_fit_the_walk_not_the_efficiency),
       T(l2_walk_follows_the_l1_sets_its_column_crowds),

@@ -385,6 +385,48 @@ TEST(scratch_buffers_pay_their_pages_in_the_roofline) {
   cmProfileDestroy(gpu);
 }
 
+/* A channels-last conv on a host profile runs at its anchor's
+ * channels_last_efficiency, without the slopes fitted on channels-first
+ * ones; a channels-first conv and a profile without the key answer as
+ * before, and the prepared path agrees with the text one. */
+TEST(channels_last_convs_take_their_own_efficiency) {
+  static const char device[] =
+      "key,value\npeak_flops.f32,1e9\nmem_bw,1e12\ncompute_efficiency,2\n"
+      "channels_last_efficiency.conv2d,4\n"
+      "channels_last_efficiency.depthwise_conv2d,0.5\n";
+  CmProfile p = profileWithDevice("channels-last", NULL, kLine, device);
+  CmProfile gpu = profileWithDevice(
+      "channels-last-none", NULL, kLine,
+      "key,value\npeak_flops.f32,1e9\nmem_bw,1e12\ncompute_efficiency,2\n");
+  CHECK(!cmProfileIsNull(p) && !cmProfileIsNull(gpu));
+  const char *kernels[] = {"conv2d+add", "depthwise_conv2d+relu"};
+  const double lastUs[] = {1e9 / (1e9 * 4) * 1e6, 1e9 / (1e9 * 0.5) * 1e6};
+  for (int i = 0; i < 2; i++) {
+    CmEstimate e[3];
+    for (int t = 0; t < 3; t++) {
+      CmField fields[] = {{"dtype", "f32"}, {"channels_last", t ? "0" : "1"}};
+      CmQuery q = {kernels[i], fields, 2, 1e9, 1};
+      CHECK(cmProfileEstimate(t == 2 ? gpu : p, &q, NULL, &e[t], NULL) ==
+            CM_OK);
+      CHECK(e[t].source == CM_SOURCE_ROOFLINE);
+    }
+    CHECK_NEAR(e[0].latencyUs, lastUs[i], 1e-6);
+    CHECK(strstr(e[0].reason, "channels-last conv") != NULL);
+    CHECK_NEAR(e[1].latencyUs, 1e9 / (1e9 * 2) * 1e6, 1e-6);
+    CHECK(strstr(e[1].reason, "channels-last conv") == NULL);
+    CHECK_NEAR(e[2].latencyUs, e[1].latencyUs, 1e-6);
+  }
+  CmField fields[] = {{"dtype", "f32"}, {"channels_last", "1"}};
+  CmQuery q = {"conv2d+add", fields, 2, -1, -1};
+  CmPrepared prep;
+  CHECK(cmProfilePrepare(p, &q, &prep, NULL) == CM_OK);
+  CmEstimate e;
+  CHECK(cmPreparedEstimate(&prep, NULL, 1e9, 1, NULL, &e, NULL) == CM_OK);
+  CHECK_NEAR(e.latencyUs, lastUs[0], 1e-6);
+  cmProfileDestroy(p);
+  cmProfileDestroy(gpu);
+}
+
 /* The column a loop-lowered matmul walks (latency/column_walk.h) in a 48
  * KiB 12-way L1 (64 sets) and a 1 MiB 8-way L2 (2048 sets), 64 B lines:
  * f32 n = 1000 (62.5 lines a step) spreads over every set, n = 512 (32
@@ -788,6 +830,7 @@ int main(int argc, char **argv) {
                    T(transposed_weight_copy_needs_no_policy_key),
                    T(scratch_buffers_pay_their_pages_in_the_roofline),
                    T(copy_rate_follows_the_weight_size_within_its_range),
+                   T(channels_last_convs_take_their_own_efficiency),
                    T(column_walk_level_counts_the_busiest_set),
                    T(column_walk_level_is_bounded_on_absurd_shapes),
                    T(column_walk_counts_the_l1_sets_a_column_crowds),

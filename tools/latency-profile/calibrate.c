@@ -15,7 +15,9 @@
  * them back at the probed rate, by the bytes the kernel allocates.
  *
  * A matmul whose weight column spills L1 through `loops` is left out too:
- * its time is the column walk's (calibrate_column_walk.c).
+ * its time is the column walk's (calibrate_column_walk.c); so is a
+ * channels-last conv, which runs at a rate of its own
+ * (calibrate_channels_last.c).
  *
  * A matmul that transposes its weight on every call (weight_transposed=1)
  * is left out: through `loops` it pays for writing a copy of its weight to
@@ -113,7 +115,7 @@ bool lpEfficiencyOf(const LpDeviceNumbers *d, const LpShape *s, double *out,
   double tm = d->memBw > 0 && s->bytes > 0 ? s->bytes / d->memBw : 0;
   double us = lpWorkUs(d, s);
   if (!(us > 0) || (tc <= 0 && tm <= 0) || lpTransposesWeight(s) ||
-      lpColumnWalkLevel(d, s) >= 2)
+      lpChannelsLast(s) || lpColumnWalkLevel(d, s) >= 2)
     return false;
   *compute = tc >= tm;
   *out = (*compute ? tc : tm) / (us * 1e-6);
@@ -188,4 +190,5 @@ void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
   lpFitEfficiencySlopes(set, d);
   lpFitColumnWalk(set, d);
   lpFitWeightCopy(set, d);
+  lpFitChannelsLast(set, d);
 }

@@ -53,8 +53,9 @@ typedef struct {
 /// (calibrate.c): per kernel type, and device-wide, so that a kernel the
 /// tables cannot answer gets the speed this pipeline reaches on its kind;
 /// then their slopes along the axes (lpFitEfficiencySlopes), then the
-/// matmuls' column walk (lpFitColumnWalk) and what a weight transposed on
-/// every call costs (lpFitWeightCopy).
+/// matmuls' column walk (lpFitColumnWalk), what a weight transposed on
+/// every call costs (lpFitWeightCopy) and channels-last convs' own
+/// efficiency (lpFitChannelsLast).
 void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *device);
 
 /// Per kernel type, the efficiency as a power law of the shape's numeric
@@ -87,6 +88,11 @@ double lpColumnWalkUs(const LpDeviceNumbers *device, const LpShape *s);
 /// (calibrate_weight_copy.c). Needs the efficiencies fitted first.
 void lpFitWeightCopy(const LpShapeSet *set, LpDeviceNumbers *device);
 
+/// From the measured channels-last convs of `set`, the median compute
+/// efficiency per anchor (conv2d, depthwise_conv2d) over all its fused
+/// types: `channels_last_efficiency.<anchor>` (calibrate_channels_last.c).
+void lpFitChannelsLast(const LpShapeSet *set, LpDeviceNumbers *device);
+
 /// The bytes of matmul shape `s`'s weight (n x k x batch elements of its
 /// dtype); 0 when the shape does not say.
 double lpWeightBytes(const LpShape *s);
@@ -104,7 +110,8 @@ double lpWorkUs(const LpDeviceNumbers *device, const LpShape *s);
 /// The share of the roofline's time at full peak that shape `s` took
 /// (its efficiency), and whether it is compute-bound at peak; false when
 /// the shape says nothing (not measured, no work, a weight transposed on
-/// every call, or a matmul whose weight column spills L1: calibrate.c).
+/// every call, a matmul whose weight column spills L1, or a channels-last
+/// conv: calibrate.c).
 bool lpEfficiencyOf(const LpDeviceNumbers *device, const LpShape *s,
                     double *efficiency, bool *compute);
 

@@ -32,15 +32,21 @@ double lpShapeNumber(const LpShape *shape, const char *name) {
   return text && end != text && !*end && isfinite(v) ? v : NAN;
 }
 
+bool lpChannelsLast(const LpShape *shape) {
+  const char *value = lpShapeField(shape, "channels_last");
+  return value && !strcmp(value, "1");
+}
+
 bool lpTransposesWeight(const LpShape *shape) {
   const char *value = lpShapeField(shape, "weight_transposed");
   return value && !strcmp(value, "1");
 }
 
 bool lpIsRegimeField(const char *name, const char *value) {
-  static const char *const exact[] = {"dtype",  "kv_dtype",         "stride",
-                                      "window", "head_dim",         "kv_heads",
-                                      "groups", "weight_transposed"};
+  static const char *const exact[] = {
+      "dtype",  "kv_dtype",          "stride",
+      "window", "head_dim",          "kv_heads",
+      "groups", "weight_transposed", "channels_last"};
   for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
     if (!strcmp(name, exact[i]))
       return true;

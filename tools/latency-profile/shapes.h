@@ -64,6 +64,10 @@ bool lpShapeSetAddModel(LpShapeSet *set, LpHost *host, CmProfile rules,
 /// Returns the value of field `name` of `shape`, or NULL.
 const char *lpShapeField(const LpShape *shape, const char *name);
 
+/// True when `shape` is a channels-last conv (its `channels_last` field is
+/// 1: passes/describe.c).
+bool lpChannelsLast(const LpShape *shape);
+
 /// True when `shape` is a matmul that transposes its weight on every call
 /// (its `weight_transposed` field is 1: passes/describe.c).
 bool lpTransposesWeight(const LpShape *shape);
