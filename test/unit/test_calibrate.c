@@ -370,6 +370,19 @@ TEST(one_bad_sample_does_not_move_a_law) {
   CHECK(!lpFitLogLaw(x + 3, y + 3, 4, 4, &law)); /* two distinct x */
 }
 
+/* Eight sizes on a law of slope 0.2, the smallest timed 5x too fast (one
+ * sample at the edge, where least squares gives it the most leverage: it
+ * would make the slope 0.38): the slope stays within 0.03 of 0.2. */
+TEST(an_edge_sample_off_does_not_move_a_law) {
+  double x[] = {0.15, 0.59, 1.4, 2.36, 5.6, 9.4, 18.9, 75.5}, y[8];
+  for (int i = 0; i < 8; i++)
+    y[i] = 3 * pow(x[i], 0.2) / (i == 0 ? 5 : 1);
+  LpLogLaw law;
+  CHECK(lpFitLogLaw(x, y, 8, 8, &law));
+  CHECK_NEAR(law.slope, 0.2, 0.03);
+  CHECK(law.lo == 0.15 && law.hi == 75.5);
+}
+
 /* The same shapes without the caches: no walk is fitted, and the spilled
  * shapes pull the type's one efficiency away from the others'. */
 TEST(without_caches_spilled_columns_are_efficiencies) {
@@ -393,6 +406,7 @@ int main(void) {
       T(copy_rate_grows_along_the_weight_size),
       T(scratch_pages_are_left_out_of_the_efficiency),
       T(channels_last_convs_fit_an_efficiency_per_anchor),
+      T(an_edge_sample_off_does_not_move_a_law),
       T(small_transposed_weights_fit_no_copy_rate),
       T(spilled_columns_fit_the_walk_not_the_efficiency),
       T(l2_walk_follows_the_l1_sets_its_column_crowds),

@@ -120,7 +120,7 @@ typedef struct {
   double slope, lo, hi;
 } LpLogLaw;
 
-/// Least squares of ln y over ln x across the medians of y at each
+/// The Theil-Sen slope of ln y over ln x across the medians of y at each
 /// distinct x, from the pairs of the `n` `x`, `y` where both are finite
 /// and > 0; false when fewer than four pairs or three distinct x, or x
 /// spans less than `minSpan` times.
