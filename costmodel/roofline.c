@@ -24,10 +24,13 @@
  * byte, part of launch_us: page faults, which no bandwidth describes.
  * A channels-last conv (the query's channels_last=1: TOSA's, linalg's
  * nhwc) on a profile with channels_last_efficiency.<anchor> takes that
- * efficiency and no slopes: through `loops` its innermost loop runs along
- * contiguous channels of input and weight, at nearly one rate whatever
- * its shape, where the channels-first kernels the slopes were fitted on
- * walk the input a plane apart (docs/profiling.md, "Channels last").
+ * compute efficiency and no slopes (its memory side keeps the type's
+ * efficiency, unscaled): through `loops` a TOSA conv (fhwc weight) runs
+ * its innermost loop along contiguous channels of input and weight, at
+ * nearly one rate whatever its shape, where the channels-first kernels the
+ * slopes were fitted on walk the input a plane apart. linalg's hwcf and
+ * depthwise loop nests share the flag without having been measured
+ * (docs/profiling.md, "Channels last").
  * Bytes are those crossing the kernel boundary (the caller's job for fused
  * kernels). With only one of the two bounds known, that one answers and the
  * reason says what was missing.
@@ -151,11 +154,12 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
       cmRooflineDeviceNumber(profile, "memory_efficiency", kernel, dtype, 1);
   double channelsLast =
       channelsLastEfficiency(profile, out->kernel, dtype, value, context);
-  if (channelsLast > 0) {
+  if (isfinite(channelsLast) && channelsLast > 0) {
     computeEff = channelsLast;
-    efficiencyScale = 1;
-    cmEstimateAddReason(out, "roofline: channels-last conv (%s)",
-                        "device.csv channels_last_efficiency");
+    efficiencyScale = 1; /* memory keeps the type's efficiency, unscaled */
+    cmEstimateAddReason(out,
+                        "roofline: channels-last conv at efficiency %.3g (%s)",
+                        channelsLast, "device.csv channels_last_efficiency");
   }
   if (efficiencyScale != 1) {
     computeEff *= efficiencyScale;

@@ -387,8 +387,8 @@ TEST(scratch_buffers_pay_their_pages_in_the_roofline) {
 
 /* A channels-last conv on a host profile runs at its anchor's
  * channels_last_efficiency, without the slopes fitted on channels-first
- * ones; a channels-first conv and a profile without the key answer as
- * before, and the prepared path agrees with the text one. */
+ * ones; a channels-first conv, and a channels-last one on a profile without
+ * the key, answer as before; the prepared path agrees with the text one. */
 TEST(channels_last_convs_take_their_own_efficiency) {
   static const char device[] =
       "key,value\npeak_flops.f32,1e9\nmem_bw,1e12\ncompute_efficiency,2\n"
@@ -404,7 +404,8 @@ TEST(channels_last_convs_take_their_own_efficiency) {
   for (int i = 0; i < 2; i++) {
     CmEstimate e[3];
     for (int t = 0; t < 3; t++) {
-      CmField fields[] = {{"dtype", "f32"}, {"channels_last", t ? "0" : "1"}};
+      CmField fields[] = {{"dtype", "f32"},
+                          {"channels_last", t == 1 ? "0" : "1"}};
       CmQuery q = {kernels[i], fields, 2, 1e9, 1};
       CHECK(cmProfileEstimate(t == 2 ? gpu : p, &q, NULL, &e[t], NULL) ==
             CM_OK);

@@ -62,9 +62,7 @@ static int byX(const void *a, const void *b) {
  * median, not the law; an x measured many times weighs no more than one
  * measured once; and one x whose median is off, at the edge of the range
  * where least squares gives it the most leverage, moves the slope little
- * (p18: the one transposed weight at 0.15 MB, just above glibc's mmap
- * threshold, ran 4x faster than in p17 and pulled the least-squares copy
- * slope from 0.21 to its cap). */
+ * (docs/profiling.md, "The column walk"). */
 bool lpFitLogLaw(const double *x, const double *y, size_t n, double minSpan,
                  LpLogLaw *law) {
   Pair *pairs = malloc((n + 1) * sizeof *pairs);
@@ -90,8 +88,9 @@ bool lpFitLogLaw(const double *x, const double *y, size_t n, double minSpan,
   size_t numSlopes = 0;
   for (size_t i = 0; slopes && i < groups; i++)
     for (size_t j = i + 1; j < groups; j++)
-      slopes[numSlopes++] =
-          (pairs[j].y - pairs[i].y) / (pairs[j].x - pairs[i].x);
+      if (pairs[j].x > pairs[i].x) /* distinct x can meet in a log */
+        slopes[numSlopes++] =
+            (pairs[j].y - pairs[i].y) / (pairs[j].x - pairs[i].x);
   ok = slopes && numSlopes > 0;
   if (ok) {
     *law = (LpLogLaw){lpMedian(slopes, numSlopes), lo, hi};

@@ -77,7 +77,7 @@ static bool isFloatType(const char *dtype) {
 bool lpCanGenerate(const LpShape *shape) {
   Family f;
   return parseFamily(shape->type, &f) && f.anchor != 3 &&
-         isFloatType(lpShapeField(shape, "dtype"));
+         isFloatType(lpShapeField(shape, "dtype")) && !lpChannelsLast(shape);
 }
 
 /* Field `name` of `shape` as a whole number, or `axis`'s new value. */

@@ -5,7 +5,8 @@ No exported diffusion or LLM-layer graph in TOSA was at hand, so these are
 written here: the op spelling follows torch-mlir's TOSA export as seen in
 test/models (NCHW tensors, NHWC convs inside transposes, linear layers as
 transpose(W) -> reshape -> matmul, decomposed norms and softmax); the sizes
-follow the real models named below. Weights are function arguments.
+follow the real models named below. Weights are function arguments, or
+elided constants (see usage).
 
   sd      Stable Diffusion 1.5's first down block at 32x32 latents (320
           channels, 8 heads, 77x768 text context): GroupNorm, SiLU, convs,
@@ -32,6 +33,8 @@ import sys
 MODEL = sys.argv[1] if len(sys.argv) > 1 else "sd"
 DT = sys.argv[2] if len(sys.argv) > 2 else "f16"
 WEIGHTS = sys.argv[3] if len(sys.argv) > 3 else "const" if MODEL == "resnet50" else "arg"
+if WEIGHTS not in ("arg", "const"):
+    sys.exit(f"gen_blocks.py: weights are 'arg' or 'const', not '{WEIGHTS}'")
 lines, args, consts = [], [], {}
 counter = [0]
 
