@@ -1,10 +1,11 @@
 /*===- generate.c - kernels of a known family at any shape ----------------===*
  *
- * Families: conv2d / depthwise_conv2d (NCHW, square output and window,
- * padding k/2 by tensor.pad) with any of +batchnorm, +add, +relu in that
- * order; matmul with any of +add (a bias), +relu, its weight an argument
- * [k, n] or, when the shape says `weight_transposed=1`, [n, k] transposed
- * by a linalg.transpose on every call; and the elementwise relu,
+ * Families: conv2d / depthwise_conv2d (NCHW, or NHWC with an FHWC weight
+ * when the shape says `channels_last=1`, as TOSA's convs lower; square
+ * output and window, padding k/2 by tensor.pad) with any of +batchnorm,
+ * +add, +relu in that order; matmul with any of +add (a bias), +relu, its
+ *weight an argument [k, n] or, when the shape says `weight_transposed=1`, [n,
+ *k] transposed by a linalg.transpose on every call; and the elementwise relu,
  * add and mul over `elements`. Weights and parameters are arguments, so
  * nothing folds. The text is generated; the pass's detection decides what
  * it is (generated rows are keyed by what it finds, shapes.c).
@@ -77,7 +78,7 @@ static bool isFloatType(const char *dtype) {
 bool lpCanGenerate(const LpShape *shape) {
   Family f;
   return parseFamily(shape->type, &f) && f.anchor != 3 &&
-         isFloatType(lpShapeField(shape, "dtype")) && !lpChannelsLast(shape);
+         isFloatType(lpShapeField(shape, "dtype"));
 }
 
 /* Field `name` of `shape` as a whole number, or `axis`'s new value. */
@@ -197,21 +198,43 @@ static bool convolution(Text *t, const Family *f, const LpShape *s,
   long pad = k / 2, h = (oh - 1) * stride + k - 2 * pad;
   if (b < 1 || cin < 1 || cout < 1 || stride < 1 || oh < 1 || k < 1 || h < 1)
     return false;
+  /* channels last as TOSA lowers its convs (conv_2d_nhwc_fhwc): the loop
+     nest of their own regime, docs/profiling.md "Channels last" */
+  bool last =
+      axis && !strcmp(axis, "channels_last") ? value == 1 : lpChannelsLast(s);
   char in[96], padded[96], w[96], out[96], param[48];
-  snprintf(in, sizeof in, "tensor<%ldx%ldx%ldx%ldx%s>", b, cin, h, h, T);
-  snprintf(padded, sizeof padded, "tensor<%ldx%ldx%ldx%ldx%s>", b, cin,
-           h + 2 * pad, h + 2 * pad, T);
-  if (f->anchor == 1)
+  const char *nchw = "tensor<%ldx%ldx%ldx%ldx%s>";
+  if (last) {
+    snprintf(in, sizeof in, nchw, b, h, h, cin, T);
+    snprintf(padded, sizeof padded, nchw, b, h + 2 * pad, h + 2 * pad, cin, T);
+    snprintf(out, sizeof out, nchw, b, oh, oh, cout, T);
+  } else {
+    snprintf(in, sizeof in, nchw, b, cin, h, h, T);
+    snprintf(padded, sizeof padded, nchw, b, cin, h + 2 * pad, h + 2 * pad, T);
+    snprintf(out, sizeof out, nchw, b, cout, oh, oh, T);
+  }
+  if (f->anchor == 1 && last)
+    snprintf(w, sizeof w, "tensor<%ldx%ldx%ldx%s>", k, k, cout, T);
+  else if (f->anchor == 1)
     snprintf(w, sizeof w, "tensor<%ldx%ldx%ldx%s>", cout, k, k, T);
+  else if (last)
+    snprintf(w, sizeof w, nchw, cout, k, k, cin, T);
   else
-    snprintf(w, sizeof w, "tensor<%ldx%ldx%ldx%ldx%s>", cout, cin, k, k, T);
-  snprintf(out, sizeof out, "tensor<%ldx%ldx%ldx%ldx%s>", b, cout, oh, oh, T);
+    snprintf(w, sizeof w, nchw, cout, cin, k, k, T);
   snprintf(param, sizeof param, "tensor<%ldx%s>", cout, T);
-  put(t, "#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>\n"
-         "#ch = affine_map<(d0, d1, d2, d3) -> (d1)>\n");
+  put(t,
+      "#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>\n"
+      "#ch = affine_map<(d0, d1, d2, d3) -> (%s)>\n",
+      last ? "d3" : "d1");
   header(t, f, in, w, param, out, out);
   put(t, "  %%cst = arith.constant 0.0 : %s\n", T);
-  if (pad > 0)
+  if (pad > 0 && last)
+    put(t,
+        "  %%xp = tensor.pad %%x0 low[0, %ld, %ld, 0] high[0, %ld, %ld, 0] {\n"
+        "  ^bb0(%%i0: index, %%i1: index, %%i2: index, %%i3: index):\n"
+        "    tensor.yield %%cst : %s\n  } : %s to %s\n",
+        pad, pad, pad, pad, T, in, padded);
+  else if (pad > 0)
     put(t,
         "  %%xp = tensor.pad %%x0 low[0, 0, %ld, %ld] high[0, 0, %ld, %ld] {\n"
         "  ^bb0(%%i0: index, %%i1: index, %%i2: index, %%i3: index):\n"
@@ -224,7 +247,9 @@ static bool convolution(Text *t, const Family *f, const LpShape *s,
       "dense<%ld> : vector<2xi64>} ins(%s, %%w0 : %s, %s) outs(%%f : %s) -> "
       "%s\n",
       out, T, out, out,
-      f->anchor == 1 ? "depthwise_conv_2d_nchw_chw" : "conv_2d_nchw_fchw",
+      f->anchor == 1
+          ? (last ? "depthwise_conv_2d_nhwc_hwc" : "depthwise_conv_2d_nchw_chw")
+          : (last ? "conv_2d_nhwc_fhwc" : "conv_2d_nchw_fchw"),
       stride, pad > 0 ? "%xp" : "%x0", pad > 0 ? padded : in, w, out, out);
   put(t, "  return %%%s : %s\n}\n", epilogues(t, f, T, out, param, out, 4),
       out);

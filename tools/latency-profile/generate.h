@@ -21,9 +21,7 @@
 /// described by their element count alone, and their time depends on the
 /// shape the exporter gave them (a [1, 144, 4, 4] ReLU costs 20 times a
 /// 1-D one of the same size through `loops`): generated 1-D ones would only
-/// blur their tables. Channels-last convs are not generated either: the
-/// generator writes NCHW, whose rows land in the other regime
-/// (`channels_last=0`) at a range taken from this one.
+/// blur their tables.
 bool lpCanGenerate(const LpShape *shape);
 
 /// Writes to `out` (`size` bytes) a module with `func.func @forward` holding
