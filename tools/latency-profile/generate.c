@@ -4,11 +4,12 @@
  * when the shape says `channels_last=1`, as TOSA's convs lower; square
  * output and window, padding k/2 by tensor.pad) with any of +batchnorm,
  * +add, +relu in that order; matmul with any of +add (a bias), +relu, its
- *weight an argument [k, n] or, when the shape says `weight_transposed=1`, [n,
- *k] transposed by a linalg.transpose on every call; and the elementwise relu,
- * add and mul over `elements`. Weights and parameters are arguments, so
- * nothing folds. The text is generated; the pass's detection decides what
- * it is (generated rows are keyed by what it finds, shapes.c).
+ * weight an argument [k, n] or, when the shape says `weight_transposed=1`,
+ * [n, k] transposed by a linalg.transpose on every call; and the
+ * elementwise relu, add and mul over `elements`. Weights and parameters
+ * are arguments, so nothing folds. The text is generated; the pass's
+ * detection decides what it is (generated rows are keyed by what it finds,
+ * shapes.c).
  *
  *===----------------------------------------------------------------------===*/
 #include "generate.h"
@@ -203,24 +204,24 @@ static bool convolution(Text *t, const Family *f, const LpShape *s,
   bool last =
       axis && !strcmp(axis, "channels_last") ? value == 1 : lpChannelsLast(s);
   char in[96], padded[96], w[96], out[96], param[48];
-  const char *nchw = "tensor<%ldx%ldx%ldx%ldx%s>";
+  const char *rank4 = "tensor<%ldx%ldx%ldx%ldx%s>";
   if (last) {
-    snprintf(in, sizeof in, nchw, b, h, h, cin, T);
-    snprintf(padded, sizeof padded, nchw, b, h + 2 * pad, h + 2 * pad, cin, T);
-    snprintf(out, sizeof out, nchw, b, oh, oh, cout, T);
+    snprintf(in, sizeof in, rank4, b, h, h, cin, T);
+    snprintf(padded, sizeof padded, rank4, b, h + 2 * pad, h + 2 * pad, cin, T);
+    snprintf(out, sizeof out, rank4, b, oh, oh, cout, T);
   } else {
-    snprintf(in, sizeof in, nchw, b, cin, h, h, T);
-    snprintf(padded, sizeof padded, nchw, b, cin, h + 2 * pad, h + 2 * pad, T);
-    snprintf(out, sizeof out, nchw, b, cout, oh, oh, T);
+    snprintf(in, sizeof in, rank4, b, cin, h, h, T);
+    snprintf(padded, sizeof padded, rank4, b, cin, h + 2 * pad, h + 2 * pad, T);
+    snprintf(out, sizeof out, rank4, b, cout, oh, oh, T);
   }
   if (f->anchor == 1 && last)
     snprintf(w, sizeof w, "tensor<%ldx%ldx%ldx%s>", k, k, cout, T);
   else if (f->anchor == 1)
     snprintf(w, sizeof w, "tensor<%ldx%ldx%ldx%s>", cout, k, k, T);
   else if (last)
-    snprintf(w, sizeof w, nchw, cout, k, k, cin, T);
+    snprintf(w, sizeof w, rank4, cout, k, k, cin, T);
   else
-    snprintf(w, sizeof w, nchw, cout, cin, k, k, T);
+    snprintf(w, sizeof w, rank4, cout, cin, k, k, T);
   snprintf(param, sizeof param, "tensor<%ldx%s>", cout, T);
   put(t,
       "#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>\n"
