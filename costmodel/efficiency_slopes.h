@@ -7,15 +7,9 @@
 #define LATENCY_EFFICIENCY_SLOPES_H
 
 #include "latency/costmodel.h"
+#include "latency/costmodel_util.h" /* cmClampedLawFactor */
 #include "policy.h"
 #include "work.h"
-
-/// A law fitted over x in [`lo`, `hi`] with its values at the centre
-/// sqrt(lo x hi), at `x`: (x / centre) ^ `slope`, x clamped to the range
-/// (never extrapolated); 1 without a slope, a range or an x > 0. The
-/// efficiency slopes, and the host roofline's copy and L2 walk laws
-/// (roofline_loop_matmul.c).
-double cmClampedLawFactor(double x, double slope, double lo, double hi);
 
 /// Returns the factor by which the efficiencies of `policy`'s kernel change
 /// at the query's values (`value` over `context`, by axis and regime name):

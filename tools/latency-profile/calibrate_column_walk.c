@@ -27,6 +27,7 @@
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
 
+#include "latency/costmodel_util.h"
 #include "latency/dtype.h"
 
 #include <math.h>
@@ -129,7 +130,7 @@ static void fitL2Sets(const LpShapeSet *set, LpDeviceNumbers *d,
     lpDeviceSetFitted(d, "column_walk_l2_sets_hi", dtype, law.hi);
     for (size_t j = 0; j < set->count; j++)
       if (sets[j] >= 1)
-        ns[j] *= pow(sqrt(law.lo * law.hi) / sets[j], law.slope);
+        ns[j] /= cmClampedLawFactor(sets[j], law.slope, law.lo, law.hi);
   }
   free(sets);
 }
@@ -187,8 +188,8 @@ double lpColumnWalkUs(const LpDeviceNumbers *d, const LpShape *s) {
   double lo = lpDeviceFitted(d, "column_walk_l2_sets_lo", dtype);
   double hi = lpDeviceFitted(d, "column_walk_l2_sets_hi", dtype);
   double sets = l1SetsOf(d, s);
-  if (level == 2 && !isnan(slope) && lo >= 1 && hi >= lo && sets >= 1)
-    ns *= pow(fmin(fmax(sets, lo), hi) / sqrt(lo * hi), slope);
+  if (level == 2 && lo >= 1 && sets >= 1)
+    ns *= cmClampedLawFactor(sets, slope, lo, hi);
   double macs = macsOf(s);
   return ns > 0 && macs > 0 ? macs * ns * 1e-3 : 0;
 }

@@ -33,6 +33,7 @@
 #include "allocator.h"
 #include "profile_writer.h"
 
+#include "latency/costmodel_util.h"
 #include "latency/dtype.h"
 
 #include <math.h>
@@ -67,10 +68,7 @@ static double slopeScale(const LpDeviceNumbers *d, const LpShape *s) {
     double slope = lpDeviceFitted(d, "efficiency_slope", key);
     double lo = lpDeviceFitted(d, "efficiency_lo", key);
     double hi = lpDeviceFitted(d, "efficiency_hi", key);
-    double x = lpShapeNumber(s, s->names[f]);
-    if (isnan(slope) || !(x > 0) || !(lo > 0) || !(hi >= lo))
-      continue;
-    scale *= pow(fmin(fmax(x, lo), hi) / sqrt(lo * hi), slope);
+    scale *= cmClampedLawFactor(lpShapeNumber(s, s->names[f]), slope, lo, hi);
   }
   return fmin(fmax(scale, 1e-3), 1e3);
 }
@@ -138,7 +136,7 @@ static void fitSizeLaw(const LpShapeSet *set, double *rate,
     lpDeviceSetFitted(d, "weight_copy_hi_bytes", NULL, law.hi);
     for (size_t i = 0; i < set->count; i++)
       if (rate[i] > 0)
-        rate[i] *= pow(sqrt(law.lo * law.hi) / bytes[i], law.slope);
+        rate[i] /= cmClampedLawFactor(bytes[i], law.slope, law.lo, law.hi);
   }
   free(bytes);
 }

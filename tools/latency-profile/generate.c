@@ -201,8 +201,7 @@ static bool convolution(Text *t, const Family *f, const LpShape *s,
     return false;
   /* channels last as TOSA lowers its convs (conv_2d_nhwc_fhwc): the loop
      nest of their own regime, docs/profiling.md "Channels last" */
-  bool last =
-      axis && !strcmp(axis, "channels_last") ? value == 1 : lpChannelsLast(s);
+  bool last = lpChannelsLast(s); /* a regime key: the sweep never moves it */
   char in[96], padded[96], w[96], out[96], param[48];
   const char *rank4 = "tensor<%ldx%ldx%ldx%ldx%s>";
   if (last) {
@@ -229,18 +228,15 @@ static bool convolution(Text *t, const Family *f, const LpShape *s,
       last ? "d3" : "d1");
   header(t, f, in, w, param, out, out);
   put(t, "  %%cst = arith.constant 0.0 : %s\n", T);
-  if (pad > 0 && last)
+  char spatial[48]; /* the padding of each dim: the spatial ones only */
+  snprintf(spatial, sizeof spatial, last ? "0, %ld, %ld, 0" : "0, 0, %ld, %ld",
+           pad, pad);
+  if (pad > 0)
     put(t,
-        "  %%xp = tensor.pad %%x0 low[0, %ld, %ld, 0] high[0, %ld, %ld, 0] {\n"
+        "  %%xp = tensor.pad %%x0 low[%s] high[%s] {\n"
         "  ^bb0(%%i0: index, %%i1: index, %%i2: index, %%i3: index):\n"
         "    tensor.yield %%cst : %s\n  } : %s to %s\n",
-        pad, pad, pad, pad, T, in, padded);
-  else if (pad > 0)
-    put(t,
-        "  %%xp = tensor.pad %%x0 low[0, 0, %ld, %ld] high[0, 0, %ld, %ld] {\n"
-        "  ^bb0(%%i0: index, %%i1: index, %%i2: index, %%i3: index):\n"
-        "    tensor.yield %%cst : %s\n  } : %s to %s\n",
-        pad, pad, pad, pad, T, in, padded);
+        spatial, spatial, T, in, padded);
   put(t,
       "  %%e = tensor.empty() : %s\n"
       "  %%f = linalg.fill ins(%%cst : %s) outs(%%e : %s) -> %s\n"

@@ -101,6 +101,16 @@ void cmCanonicalRegimeValue(const char *key, const char *value, char *out,
 /// name the same file.
 CmStatus cmCopyFile(const char *from, const char *to, CmError *err);
 
+/*--- Fitted laws ---*/
+
+/// A law fitted over x in [`lo`, `hi`] with its values at the centre
+/// sqrt(lo x hi), at `x`: (x / centre) ^ `slope`, x clamped to the range
+/// (never extrapolated); 1 without a slope, a range or an x > 0. How the
+/// cost model applies device.csv's efficiency slopes and the host
+/// roofline's copy and L2 walk laws, and how latency-profile, which fits
+/// them, applies them too.
+double cmClampedLawFactor(double x, double slope, double lo, double hi);
+
 /*--- Errors, numbers, text ---*/
 
 /// Formats a message into `err` (NULL is allowed) and returns `status`.
