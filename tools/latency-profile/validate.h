@@ -51,9 +51,11 @@ bool lpPredictWithPass(const char *pluginPath, const char *profileDir,
 void lpPrintValidation(const LpValidatedModel *models, size_t count,
                        const LpShapeSet *shapes);
 
-/// Writes the validation as JSON to `path`; false when it cannot.
+/// Writes the validation as JSON to `path`, `memory` naming how the whole
+/// runs' buffers were mapped ("fresh" or "natural"); false when it cannot.
 bool lpWriteValidationJson(const char *path, const char *profile,
-                           const char *pipeline, const LpValidatedModel *models,
-                           size_t count, const LpShapeSet *shapes);
+                           const char *pipeline, const char *memory,
+                           const LpValidatedModel *models, size_t count,
+                           const LpShapeSet *shapes);
 
 #endif /* LATENCY_PROFILE_VALIDATE_H */

@@ -138,8 +138,9 @@ static void jsonModel(FILE *out, const LpValidatedModel *m,
 }
 
 bool lpWriteValidationJson(const char *path, const char *profile,
-                           const char *pipeline, const LpValidatedModel *models,
-                           size_t count, const LpShapeSet *set) {
+                           const char *pipeline, const char *memory,
+                           const LpValidatedModel *models, size_t count,
+                           const LpShapeSet *set) {
   FILE *out = fopen(path, "w");
   if (!out)
     return false;
@@ -147,6 +148,8 @@ bool lpWriteValidationJson(const char *path, const char *profile,
   cmJsonPrintString(out, profile);
   fputs(", \"pipeline\": ", out);
   cmJsonPrintString(out, pipeline);
+  fputs(", \"memory\": ", out);
+  cmJsonPrintString(out, memory);
   fputs(", \"models\": [", out);
   for (size_t i = 0; i < count; i++) {
     fputs(i ? ",\n  " : "\n  ", out);
