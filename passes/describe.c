@@ -8,6 +8,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "describe.h"
+#include "buffers.h"
 #include "graph.h"
 
 #include "ir_util.h"
@@ -27,24 +28,12 @@ static bool inKernel(const LatGraph *g, MlirOperation op, int kernel) {
   return n >= 0 && g->nodes[n].kernel == kernel;
 }
 
-/* Bytes of tensor `v`: at the deployment precision for float tensors when
- * `precision=` is set (integer indices and i1 masks keep their type). */
-static double valueBytes(const LatGraph *g, MlirValue v) {
-  LatShape s = latShapeOf(v);
-  if (!s.isTensor)
-    return 0;
-  double size = s.elementBytes > 0 ? s.elementBytes : 4;
-  if (g->precision && cmDtypeIsFloat(s.dtype))
-    size = g->precisionBytes;
-  return s.elements * size;
-}
-
 /* Bytes a kernel reads for `v`. A value that folding computes from constants
  * (graph.c) is not materialised at its own size: a bias broadcast into a
  * conv's accumulator is read as the bias. So count the constants it is made
  * from, at most its own size; `depth` bounds the walk. */
 static double readBytes(const LatGraph *g, MlirValue v, int depth) {
-  double own = valueBytes(g, v);
+  double own = latValueBytes(g, v);
   int p = latGraphValueProducer(g, v);
   if (p < 0 || !g->nodes[p].constant || g->nodes[p].cls.id == LAT_CLASS_CONST ||
       depth > 8)
@@ -78,18 +67,18 @@ static bool isSplatConstant(MlirOperation op) {
 static double storedBytes(const LatGraph *g, MlirValue v, int depth) {
   if (mlirValueIsABlockArgument(v))
     return mlirBlockEqual(mlirBlockArgumentGetOwner(v), g->entry)
-               ? valueBytes(g, v)
+               ? latValueBytes(g, v)
                : 0;
   int p = latGraphValueProducer(g, v);
   if (p < 0 || depth > 8)
     return 0;
   const LatNode *n = &g->nodes[p];
   if (n->cls.id == LAT_CLASS_CONST)
-    return isSplatConstant(n->op) ? 0 : valueBytes(g, v);
+    return isSplatConstant(n->op) ? 0 : latValueBytes(g, v);
   bool folded = n->constant && n->kernel < 0;
   if (!folded && n->cls.role != LAT_ROLE_VIEW)
     return 0;
-  double sources = 0, own = valueBytes(g, v);
+  double sources = 0, own = latValueBytes(g, v);
   for (intptr_t o = 0; o < mlirOperationGetNumOperands(n->op); o++) {
     MlirValue in = latOperand(n->op, o);
     if (!latIsInitProducer(latProducer(in)))
@@ -181,7 +170,7 @@ static double boundaryBytes(LatGraph *g, int kernel) {
       double read = readBytes(g, v, 0);
       /* a gather reads the rows it selects, not its whole table */
       if (o == 0 && g->nodes[i].cls.id == LAT_CLASS_GATHER) {
-        double rows = valueBytes(g, latResult(op, 0));
+        double rows = latValueBytes(g, latResult(op, 0));
         read = rows < read ? rows : read;
       }
       bytes += read;
@@ -196,7 +185,7 @@ static double boundaryBytes(LatGraph *g, int kernel) {
     for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
       MlirValue v = latResult(op, r);
       if (escapesKernel(g, v, kernel))
-        bytes += valueBytes(g, v);
+        bytes += latValueBytes(g, v);
     }
   }
   if (seen.items != seen.onStack)
@@ -287,71 +276,6 @@ static int transposedRightOperand(const LatGraph *g, MlirOperation op,
     v = latOperand(g->nodes[p].op, 0);
   }
   return -1;
-}
-
-/* True when `v` is used outside kernel `kernel`, itself or through views
- * in the kernel (a matmul's result reshaped on its way out is the
- * kernel's output buffer). */
-static bool leavesKernelThroughViews(const LatGraph *g, MlirValue v, int kernel,
-                                     int depth) {
-  for (MlirOpOperand u = latFirstUse(v); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u)) {
-    MlirOperation user = mlirOpOperandGetOwner(u);
-    int n = latGraphFind(g, user);
-    if (n < 0 || g->nodes[n].kernel != kernel)
-      return true;
-    if (g->nodes[n].cls.role != LAT_ROLE_VIEW || depth >= 8)
-      continue;
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(user); r++)
-      if (leavesKernelThroughViews(g, latResult(user, r), kernel, depth + 1))
-        return true;
-  }
-  return false;
-}
-
-/* True when a linalg op takes `v` as an init (`outs`) operand: in
- * destination-passing style the last operands, one per result. Its buffer
- * is then that op's result, written in place (a conv's result that batch
- * norm overwrites, a broadcast bias a matmul accumulates into). */
-static bool initOfAnotherOp(MlirValue v) {
-  for (MlirOpOperand u = latFirstUse(v); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u)) {
-    MlirOperation user = mlirOpOperandGetOwner(u);
-    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(user));
-    intptr_t inits = mlirOperationGetNumResults(user);
-    intptr_t first = mlirOperationGetNumOperands(user) - inits;
-    if (name.length > 7 && !strncmp(name.data, "linalg.", 7) && inits > 0 &&
-        (intptr_t)mlirOpOperandGetOperandNumber(u) >= first)
-      return true;
-  }
-  return false;
-}
-
-/* Bytes of the buffers kernel `kernel` allocates inside and frees before
- * it returns, counting those of at least LAT_FRESH_BUFFER_BYTES: results
- * of its costed ops used only inside it. Views and slices bufferize to
- * views of their source and initial values to their consumer's buffer; a
- * matmul's transposed weight is priced as the transposed copy instead
- * (weight_transposed: node `weightCopy`, or -1), and a result another
- * linalg op writes in place (its init) is that op's buffer. A lowering that
- * fuses ops allocates less than this; the `loops` pipeline fuses none. */
-static double scratchBytes(const LatGraph *g, int kernel, int weightCopy) {
-  const LatKernel *k = &g->kernels[kernel];
-  double bytes = 0;
-  for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
-    const LatNode *n = &g->nodes[i];
-    if (i == weightCopy || n->cls.role == LAT_ROLE_VIEW ||
-        n->cls.id == LAT_CLASS_SLICE || latIsInitProducer(n->op))
-      continue;
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
-      MlirValue v = latResult(n->op, r);
-      double size = valueBytes(g, v);
-      if (size >= LAT_FRESH_BUFFER_BYTES && !initOfAnotherOp(v) &&
-          !leavesKernelThroughViews(g, v, kernel, 0))
-        bytes += size;
-    }
-  }
-  return bytes;
 }
 
 /* A matmul's m, n, k (and batch). A batch whose right operand is shared
@@ -753,7 +677,8 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
       addFieldText(k, "kv_dtype", k->costDtype);
   }
   k->bytes = boundaryBytes(g, kernel);
-  k->scratchBytes = scratchBytes(g, kernel, weightCopy);
+  k->scratchBytes = latScratchBytes(g, kernel, weightCopy);
+  k->freshResultBytes = latFreshResultBytes(g, kernel);
   if (warn) /* printing a location is costly; imagined kernels need none */
     latLocationText(root, k->loc, sizeof k->loc);
   if (warn)

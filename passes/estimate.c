@@ -23,6 +23,7 @@
 void latKernelSetUnknown(LatKernel *k) {
   k->us = 0;
   k->coldUs = 0;
+  k->resultPagesUs = 0;
   k->implicitGemm = false;
   k->miss = LAT_MISS_NONE;
   k->source = CM_SOURCE_UNKNOWN;
@@ -238,6 +239,26 @@ static void chargeColdWeights(const LatPass *e, LatFunctionReport *fn) {
   latEmitRemark(mlirOperationGetLocation(fn->func), text);
 }
 
+/* Host profiles measure a kernel writing its result into the caller's
+ * warm buffer. In a whole run that maps every large buffer anew on each
+ * call (`fresh-memory`: latency-profile --validate --fresh-memory), each
+ * result another kernel reads is such a buffer, so each kernel is charged
+ * those pages at the profile's scratch_ns_per_byte. Left to glibc's own
+ * thresholds a run reuses most of them warm (docs/profiling.md), and
+ * without the rate (every shipped GPU profile) nothing is charged. */
+static void chargeFreshResults(const LatPass *e, LatFunctionReport *fn) {
+  double rate = cmProfileGetDeviceNumber(e->profile, "scratch_ns_per_byte", 0);
+  if (!e->freshMemory || !(rate > 0))
+    return;
+  for (size_t i = 0; i < fn->graph.numKernels; i++) {
+    LatKernel *k = &fn->graph.kernels[i];
+    if (k->isCall || k->source == CM_SOURCE_UNKNOWN)
+      continue;
+    k->resultPagesUs = k->freshResultBytes * rate * 1e-3;
+    k->us += k->resultPagesUs;
+  }
+}
+
 /* Estimates every kernel of `fn` (callees first), resolves how often each
  * runs, prices its fusion edges and adds them up. */
 static void estimateFunction(LatPass *e, LatFunctionReport *fn) {
@@ -265,6 +286,7 @@ static void estimateFunction(LatPass *e, LatFunctionReport *fn) {
                    "latency: out of memory: fusion gains incomplete");
   /* after the gains: a fusion reads the same weights fused or apart */
   chargeColdWeights(e, fn);
+  chargeFreshResults(e, fn);
   for (size_t i = 0; i < fn->graph.numKernels; i++)
     account(fn, &fn->graph.kernels[i], callees ? callees[i] : NULL);
   free(callees);

@@ -98,6 +98,11 @@ typedef struct {
   double flops, bytes;        /* work and boundary traffic                  */
   double scratchBytes;        /* buffers allocated inside, each of at least
                                  LAT_FRESH_BUFFER_BYTES (describe.c)       */
+  double freshResultBytes;    /* its results of that size another kernel
+                                 reads and the function does not return
+                                 (describe.c)                              */
+  double resultPagesUs;       /* of us: their pages, fresh per call of the
+                                 function (estimate.c)                     */
   double residentBytes;       /* of bytes: read from tensors the call did not
                                  produce (arguments, constants: describe.c)  */
   const char *residentReader; /* class of the op reading most of them */

@@ -22,6 +22,7 @@ typedef struct {
   long count;              /* of fns                                  */
   LatFusionContext fusion; /* prices fusion edges (profile, rules)    */
   bool gains;              /* price every fusion edge (latency.fusion) */
+  bool freshMemory;        /* whole runs map every large buffer anew   */
   unsigned char *progress; /* estimate.c: per function, owned          */
   char folding[64];        /* dialects that fold constant work anyway  */
 } LatPass;

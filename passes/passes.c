@@ -154,6 +154,7 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
     return mlirLogicalResultFailure();
   pass.options.interpolation = options->interpolation;
   pass.gains = options->gains;
+  pass.freshMemory = options->freshMemory;
   bool ok = latPassDetect(&pass, mode == kFusionRules, &inputs);
   for (long i = 0; ok && i < pass.count; i++) {
     pass.fns[i].graph.precision = precision;

@@ -210,6 +210,9 @@ static void writeJson(FILE *f, const char *profile, const char *device,
         fprintf(f, ",\"count\":%.17g", kk->count);
       if (kk->scratchBytes > 0) /* buffers mapped fresh per call */
         fprintf(f, ",\"scratch_bytes\":%.17g", kk->scratchBytes);
+      if (kk->resultPagesUs > 0) /* part of latency_us: its results' pages */
+        fprintf(f, ",\"result_pages_us\":%.17g,\"fresh_result_bytes\":%.17g",
+                kk->resultPagesUs, kk->freshResultBytes);
       if (kk->coldUs > 0) /* part of latency_us: weights read from memory */
         fprintf(f, ",\"cold_weights_us\":%.17g,\"resident_bytes\":%.17g",
                 kk->coldUs, kk->residentBytes);

@@ -79,6 +79,13 @@ struct AnnotateLatencyPass
                      "(default), bf16, f16, fp8 or int8 (as TensorRT's "
                      "precision flags or autocast would)"),
       llvm::cl::init("as-is")};
+  Option<bool> freshMemory{
+      *this, "fresh-memory",
+      llvm::cl::desc("Predict a whole run that maps every buffer of 128 KiB "
+                     "or more anew on each call (latency-profile --validate "
+                     "--fresh-memory): with a host profile, kernels' results "
+                     "that other kernels read pay their pages too"),
+      llvm::cl::init(false)};
 
   void runOnOperation() final {
     std::string profileText = profile, reportText = report, traceText = trace;
@@ -95,6 +102,7 @@ struct AnnotateLatencyPass
     options.inputsGiven = inputs.hasValue();
     options.precision = precisionText.c_str();
     options.gains = gains;
+    options.freshMemory = freshMemory;
     if (mlirLogicalResultIsFailure(
             latAnnotateLatency(wrap(getOperation().getOperation()), &options)))
       return signalPassFailure();

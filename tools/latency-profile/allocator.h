@@ -17,6 +17,8 @@
 
 #include "graph.h"
 
+#include "mlir-c/ExecutionEngine.h"
+
 #include <stdbool.h>
 
 /// Buffers of this many bytes or more are mapped per call in a kernel child
@@ -34,5 +36,13 @@ enum { LP_FRESH_MAPPING_BYTES = LAT_FRESH_BUFFER_BYTES };
 /// where the C library has no such settings (and under sanitizers, whose
 /// allocators ignore them).
 void lpAllocatorSetUp(bool freshMemory);
+
+/// With `freshMemory`, gives `jit`'s code (before anything in it is looked
+/// up) a malloc under which a buffer of LP_FRESH_MAPPING_BYTES or more has
+/// fresh pages also when glibc serves it from a hole in its heap rather
+/// than by a new mapping: the thresholds alone leave a whole model with
+/// large constants reusing what the compiler freed, warm, call after call
+/// (docs/profiling.md). Its free is glibc's.
+void lpAllocatorServeJit(MlirExecutionEngine jit, bool freshMemory);
 
 #endif /* LATENCY_PROFILE_ALLOCATOR_H */

@@ -20,8 +20,8 @@ typedef struct {
   bool sweep;             /* --sweep                                    */
   bool fusionRules;       /* --fusion-rules: learn fusion.csv first     */
   bool isolated;          /* --validate: measure kernels one by one too */
-  bool naturalMemory;     /* --validate: whole runs with glibc's own
-                             thresholds, not every buffer mapped fresh  */
+  bool freshMemory;       /* --validate: whole runs (and the pass) with
+                             every large buffer mapped anew per call   */
   bool wallClock;         /* --clock wall (default: thread CPU time)    */
   double timeout;         /* seconds per child                          */
   char **models;          /* MODEL.mlir arguments                       */

@@ -5,7 +5,7 @@
  *                   [--budget S] [--threads N] [--rules CSV] [--sweep]
  *                   [--fusion-rules] MODEL...
  *   latency-profile --validate --profile DIR [--json F] [--no-isolated]
- *                   [--natural-memory] [--entry NAME] MODEL...
+ *                   [--fresh-memory] [--entry NAME] MODEL...
  *   latency-profile --validate-fusion --profile DIR [--json F] MODEL...
  *
  * and the hidden child mode `--run FILE` (runner.h) that every measurement
@@ -26,7 +26,7 @@ static const char usage[] =
     "                       [--clock cpu|wall] MODEL.mlir...\n"
     "       latency-profile --validate --profile DIR [--json FILE]\n"
     "                       [--pipeline P] [--entry NAME] [--no-isolated]\n"
-    "                       [--natural-memory] [--timeout SECONDS]\n"
+    "                       [--fresh-memory] [--timeout SECONDS]\n"
     "                       [--clock cpu|wall] MODEL.mlir...\n"
     "       latency-profile --validate-fusion --profile DIR [--json FILE]\n"
     "                       [--pipeline P] [--budget SECONDS]\n"
@@ -50,9 +50,8 @@ static bool parseOption(Args *a, int argc, char **argv, int *i) {
   const char *name = argv[*i];
   static const char *const flags[] = {"--validate",        "--sweep",
                                       "--no-isolated",     "--fusion-rules",
-                                      "--validate-fusion", "--fresh-memory",
-                                      "--natural-memory"};
-  for (int f = 0; f < 7; f++)
+                                      "--validate-fusion", "--fresh-memory"};
+  for (int f = 0; f < 6; f++)
     if (!strcmp(name, flags[f])) {
       a->validate |= f == 0;
       a->options.sweep |= f == 1;
@@ -60,7 +59,7 @@ static bool parseOption(Args *a, int argc, char **argv, int *i) {
       a->options.fusionRules |= f == 3;
       a->validateFusion |= f == 4;
       a->run.freshMemory |= f == 5; /* the driver's to its kernel children */
-      a->options.naturalMemory |= f == 6;
+      a->options.freshMemory |= f == 5;
       return true;
     }
   if (*i + 1 >= argc)

@@ -153,6 +153,7 @@ static bool compile(Run *run) {
              run->host.numErrors ? ": " : "", run->host.errors);
     return fail(run, "jit", text), false;
   }
+  lpAllocatorServeJit(jit, run->options->freshMemory);
   for (int i = 0; i < run->numEntries; i++) {
     Entry *e = &run->entries[i];
     char symbol[300];

@@ -73,12 +73,13 @@ static bool asanRuntime(char *out, size_t size) {
 }
 
 bool lpPredictWithPass(const char *pluginPath, const char *profileDir,
-                       double timeout, const char *model, const char *annotated,
-                       const char *log, char *err, size_t size) {
+                       bool freshMemory, double timeout, const char *model,
+                       const char *annotated, const char *log, char *err,
+                       size_t size) {
   char pipeline[4400], plugin[4300];
   snprintf(pipeline, sizeof pipeline,
-           "--pass-pipeline=builtin.module(annotate-latency{profile=%s})",
-           profileDir);
+           "--pass-pipeline=builtin.module(annotate-latency{profile=%s%s})",
+           profileDir, freshMemory ? " fresh-memory=true" : "");
   snprintf(plugin, sizeof plugin, "--load-pass-plugin=%s", pluginPath);
   char preload[600];
   char *argv[] = {"env",         preload, "ASAN_OPTIONS=detect_leaks=0",
@@ -215,8 +216,9 @@ static void validateModel(Validation *v, size_t index, LpValidatedModel *m) {
   snprintf(log, sizeof log, "%s/predict.log", v->session.work);
   printf("%s: predicting and measuring the whole model\n", lpBaseName(m->path));
   fflush(stdout);
-  if (!lpPredictWithPass(v->session.plugin, v->o->profileDir, v->o->timeout,
-                         m->path, annotated, log, m->error, sizeof m->error) ||
+  if (!lpPredictWithPass(v->session.plugin, v->o->profileDir, v->o->freshMemory,
+                         v->o->timeout, m->path, annotated, log, m->error,
+                         sizeof m->error) ||
       !readPrediction(v, annotated, m, m->error, sizeof m->error))
     return;
   unlink(annotated);
@@ -224,11 +226,12 @@ static void validateModel(Validation *v, size_t index, LpValidatedModel *m) {
   lpKernelConfig(&config, v->o, 1);
   config.pipeline = v->session.pipeline;
   config.maxSeconds = v->o->budget > 0 ? v->o->budget / 4 : 10;
-  /* By default every buffer of 128 KiB or more is mapped fresh per call,
-     as the kernels were measured: left to its own thresholds, glibc keeps a
-     model's freed buffers warm in one process and gives them back in the
-     next, 25-50% apart on a CNN with much scratch (docs/profiling.md). */
-  config.freshMemory = !v->o->naturalMemory;
+  /* By default the allocator as any program leaves it, as an independent
+     mlir-runner run has it; --fresh-memory maps every buffer of 128 KiB or
+     more anew on each call, as the kernels' scratch is measured: one mode,
+     where glibc's own thresholds keep a model's buffers warm in one process
+     and give them back in the next (docs/profiling.md). */
+  config.freshMemory = v->o->freshMemory;
   snprintf(log, sizeof log, "%s/model-%zu.log", v->session.work, index);
   measureWhole(&config, m->path, v->o->entry, log, m);
   if (!m->whole.ok)
@@ -253,9 +256,9 @@ int lpValidateMain(const LpOptions *o) {
   if (!setUp(&v, o))
     return 1;
   printf("whole models run with %s\n",
-         o->naturalMemory ? "the C library's own allocator thresholds"
-                          : "every buffer of 128 KiB or more mapped fresh per "
-                            "call, as the kernels");
+         o->freshMemory ? "every buffer of 128 KiB or more mapped anew on "
+                          "each call (--fresh-memory)"
+                        : "the C library's own allocator thresholds");
   LpValidatedModel *models = calloc((size_t)o->numModels, sizeof *models);
   bool failed = !models;
   for (int i = 0; models && i < o->numModels; i++) {
@@ -274,7 +277,7 @@ int lpValidateMain(const LpOptions *o) {
     lpPrintValidation(models, (size_t)o->numModels, &v.shapes);
     if (o->jsonPath &&
         !lpWriteValidationJson(o->jsonPath, o->profileDir, v.session.pipeline,
-                               o->naturalMemory ? "natural" : "fresh", models,
+                               o->freshMemory ? "fresh" : "natural", models,
                                (size_t)o->numModels, &v.shapes)) {
       fprintf(stderr, "latency-profile: cannot write %s\n", o->jsonPath);
       failed = true;

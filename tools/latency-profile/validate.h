@@ -38,13 +38,15 @@ bool lpFindPlugin(char *out, size_t size);
 /// name when built in, else its pass string; "loops" when it does not say.
 void lpProfilePipeline(const char *dir, char *out, size_t size);
 
-/// Runs annotate-latency{profile=`profileDir`} on `model` through Debian's
-/// mlir-opt with the plugin at `pluginPath` (the ASan runtime preloaded in
-/// an ASan build), writing the annotated IR to `annotated` and mlir-opt's
-/// stderr to `log`; false with the first line of it in `err`.
+/// Runs annotate-latency{profile=`profileDir`} (with fresh-memory=true
+/// when `freshMemory`) on `model` through Debian's mlir-opt with the plugin
+/// at `pluginPath` (the ASan runtime preloaded in an ASan build), writing
+/// the annotated IR to `annotated` and mlir-opt's stderr to `log`; false
+/// with the first line of it in `err`.
 bool lpPredictWithPass(const char *pluginPath, const char *profileDir,
-                       double timeout, const char *model, const char *annotated,
-                       const char *log, char *err, size_t size);
+                       bool freshMemory, double timeout, const char *model,
+                       const char *annotated, const char *log, char *err,
+                       size_t size);
 
 /// Prints each model's measured and predicted time, and per kernel the
 /// isolated measurement against the prediction, to stdout.

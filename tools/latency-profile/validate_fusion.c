@@ -232,8 +232,9 @@ static bool modelEdges(Run *r, int index) {
            index);
   snprintf(log, sizeof log, "%s/predict-%d.log", r->session.work, index);
   MlirModule module = {NULL};
-  if (lpPredictWithPass(r->session.plugin, r->o->profileDir, r->o->timeout,
-                        r->model, annotated, log, err, sizeof err))
+  if (lpPredictWithPass(r->session.plugin, r->o->profileDir, false,
+                        r->o->timeout, r->model, annotated, log, err,
+                        sizeof err))
     module = lpHostParseFile(&r->session.host, annotated, err, sizeof err);
   if (mlirModuleIsNull(module)) {
     printf("%s error: %s\n", lpBaseName(r->model), err);

@@ -34,6 +34,11 @@ typedef struct {
   bool gains;            /* false: no fusion analysis (latency.fusion) */
   const char *precision; /* as-is (""), bf16, f16, fp8, int8: the type
                             float kernels are costed in             */
+  bool freshMemory;      /* predict a whole run whose buffers of 128 KiB
+                            or more are all mapped anew on every call:
+                            kernels' results other kernels read pay their
+                            pages too (latency-profile --validate
+                            --fresh-memory measures so)              */
 } LatAnnotateOptions;
 
 /// Annotates every function in `module` with kernel ids and latency

@@ -4,6 +4,8 @@
 // roofline (here 2 ns/B). The report names the bytes per kernel.
 // RUN: %mlir_opt --load-pass-plugin=%plugin --annotate-latency='profile=%S/../Inputs/profile-scratch report=%t.json' %s -o /dev/null
 // RUN: FileCheck %s < %t.json
+// RUN: %mlir_opt --load-pass-plugin=%plugin --annotate-latency='profile=%S/../Inputs/profile-scratch fresh-memory=true report=%t.fresh.json' %s -o /dev/null
+// RUN: FileCheck %s --check-prefix=FRESH < %t.fresh.json
 
 // SiLU over 1x320x32x32 f32: the sigmoid's 1310720 B result stays inside
 // the kernel: 2621.44 us of pages on top of 26.2 us streaming and 1 us.
@@ -73,4 +75,28 @@ func.func @matmul_bias_in_place(%x: tensor<1024x320xf32>, %w: tensor<320x320xf32
     linalg.yield %s : f32
   } -> tensor<1024x320xf32>
   return %r : tensor<1024x320xf32>
+}
+
+// With fresh-memory=true (a whole run mapping every large buffer anew, as
+// latency-profile --validate --fresh-memory measures), a kernel's result
+// another kernel reads is such a buffer, where a kernel measured alone
+// writes the caller's warm output: the first matmul is charged its
+// 1310720 B result at the scratch rate (2621.44 us, part of latency_us).
+// The second one's result is the function's own (the caller's buffer),
+// also through a reshape: nothing charged. By default nothing is.
+// CHECK: "name":"two_matmuls"
+// CHECK-NOT: result_pages_us
+// FRESH: "name":"two_matmuls"
+// FRESH: "id":0,"type":"matmul"
+// FRESH-SAME: "result_pages_us":2621.44{{[0-9]*}},"fresh_result_bytes":1310720
+// FRESH: "id":1,"type":"matmul"
+// FRESH-NOT: result_pages_us
+// FRESH: "fusion"
+func.func @two_matmuls(%x: tensor<1x1024x320xf32>, %w: tensor<1x320x320xf32>, %v: tensor<1x320x320xf32>) -> tensor<1024x320xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %x, %w, %zp, %zp : (tensor<1x1024x320xf32>, tensor<1x320x320xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1024x320xf32>
+  %n = tosa.matmul %m, %v, %zp, %zp : (tensor<1x1024x320xf32>, tensor<1x320x320xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1024x320xf32>
+  %s2 = tosa.const_shape {values = dense<[1024, 320]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %y = tosa.reshape %n, %s2 : (tensor<1x1024x320xf32>, !tosa.shape<2>) -> tensor<1024x320xf32>
+  return %y : tensor<1024x320xf32>
 }

@@ -1,0 +1,190 @@
+/*===- buffers.c - the buffers a kernel allocates in a whole run ----------===*/
+#include "buffers.h"
+
+#include "ir_util.h"
+
+#include <string.h>
+
+double latValueBytes(const LatGraph *g, MlirValue v) {
+  LatShape s = latShapeOf(v);
+  if (!s.isTensor)
+    return 0;
+  double size = s.elementBytes > 0 ? s.elementBytes : 4;
+  if (g->precision && cmDtypeIsFloat(s.dtype))
+    size = g->precisionBytes;
+  return s.elements * size;
+}
+
+/* True when `v` is used outside kernel `kernel`, itself or through views
+ * in the kernel (a matmul's result reshaped on its way out is the
+ * kernel's output buffer). */
+static bool leavesKernelThroughViews(const LatGraph *g, MlirValue v, int kernel,
+                                     int depth) {
+  for (MlirOpOperand u = latFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    int n = latGraphFind(g, user);
+    if (n < 0 || g->nodes[n].kernel != kernel)
+      return true;
+    if (g->nodes[n].cls.role != LAT_ROLE_VIEW || depth >= 8)
+      continue;
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(user); r++)
+      if (leavesKernelThroughViews(g, latResult(user, r), kernel, depth + 1))
+        return true;
+  }
+  return false;
+}
+
+/* True when a linalg op takes `v` as an init (`outs`) operand: in
+ * destination-passing style the last operands, one per result. Its buffer
+ * is then that op's result, written in place (a conv's result that batch
+ * norm overwrites, a broadcast bias a matmul accumulates into). */
+static bool initOfAnotherOp(MlirValue v) {
+  for (MlirOpOperand u = latFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(user));
+    intptr_t inits = mlirOperationGetNumResults(user);
+    intptr_t first = mlirOperationGetNumOperands(user) - inits;
+    if (name.length > 7 && !strncmp(name.data, "linalg.", 7) && inits > 0 &&
+        (intptr_t)mlirOpOperandGetOperandNumber(u) >= first)
+      return true;
+  }
+  return false;
+}
+
+/* True for an op that writes its results into its init operands (the
+ * last operands, one per result): a linalg op in destination-passing
+ * style. */
+static bool writesIntoInits(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  return name.length > 7 && !strncmp(name.data, "linalg.", 7) &&
+         mlirOperationGetNumResults(op) > 0;
+}
+
+/* The tensor.empty result `r` of `op` is written into (its init, or the
+ * init of the fill that is its init), or a null op when the init is any
+ * other value: the buffer of another op or of an argument. */
+static MlirOperation initEmpty(MlirOperation op, intptr_t r,
+                               MlirOperation *fill) {
+  MlirOperation none = {NULL};
+  intptr_t first =
+      mlirOperationGetNumOperands(op) - mlirOperationGetNumResults(op);
+  MlirOperation p = latProducer(latOperand(op, first + r));
+  *fill = none;
+  if (!mlirOperationIsNull(p) && latOpIs(p, "linalg.fill")) {
+    *fill = p;
+    p = latProducer(latOperand(p, mlirOperationGetNumOperands(p) - 1));
+  }
+  return !mlirOperationIsNull(p) && latOpIs(p, "tensor.empty") ? p : none;
+}
+
+/* True when an op before `op` in its block writes into `empty` too (not
+ * through `fill`, `op`'s own). Exports share one tensor.empty among ops of
+ * different layers (torch-mlir's BERT: the two layers' weight transposes),
+ * and bufferization then gives them one buffer, mapped once per call. */
+static bool writtenBefore(MlirOperation empty, MlirOperation fill,
+                          MlirOperation op) {
+  MlirBlock block = mlirOperationGetBlock(op);
+  for (MlirOpOperand u = latFirstUse(latResult(empty, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation writer = mlirOpOperandGetOwner(u);
+    if (!mlirOperationEqual(writer, op) && !mlirOperationEqual(writer, fill) &&
+        mlirBlockEqual(mlirOperationGetBlock(writer), block) &&
+        mlirOperationIsBeforeInBlock(writer, op))
+      return true;
+  }
+  return false;
+}
+
+/* True when result `r` of `op` is written into a buffer an earlier op
+ * allocated (writtenBefore). */
+static bool sharesEarlierBuffer(MlirOperation op, intptr_t r) {
+  MlirOperation fill;
+  MlirOperation empty =
+      writesIntoInits(op) ? initEmpty(op, r, &fill) : (MlirOperation){NULL};
+  return !mlirOperationIsNull(empty) && writtenBefore(empty, fill, op);
+}
+
+/* True when result `r` of `op` gets a buffer of its own on each call: a
+ * result of an op that does not write into inits (TOSA's ops, pads,
+ * concats), or one written into a tensor.empty no earlier op writes. */
+static bool ownsBuffer(MlirOperation op, intptr_t r) {
+  if (!writesIntoInits(op))
+    return true;
+  MlirOperation fill;
+  MlirOperation empty = initEmpty(op, r, &fill);
+  return !mlirOperationIsNull(empty) && !writtenBefore(empty, fill, op);
+}
+
+/* Bytes of the buffers kernel `kernel` allocates inside and frees before
+ * it returns, counting those of at least LAT_FRESH_BUFFER_BYTES: results
+ * of its costed ops used only inside it. Views and slices bufferize to
+ * views of their source and initial values to their consumer's buffer; a
+ * matmul's transposed weight is priced as the transposed copy instead
+ * (weight_transposed: node `weightCopy`, or -1), and a result another
+ * linalg op writes in place (its init) is that op's buffer. A lowering that
+ * fuses ops allocates less than this; the `loops` pipeline fuses none. */
+double latScratchBytes(const LatGraph *g, int kernel, int weightCopy) {
+  const LatKernel *k = &g->kernels[kernel];
+  double bytes = 0;
+  for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
+    const LatNode *n = &g->nodes[i];
+    if (i == weightCopy || n->cls.role == LAT_ROLE_VIEW ||
+        n->cls.id == LAT_CLASS_SLICE || latIsInitProducer(n->op))
+      continue;
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
+      MlirValue v = latResult(n->op, r);
+      double size = latValueBytes(g, v);
+      if (size >= LAT_FRESH_BUFFER_BYTES && !initOfAnotherOp(v) &&
+          !sharesEarlierBuffer(n->op, r) &&
+          !leavesKernelThroughViews(g, v, kernel, 0))
+        bytes += size;
+    }
+  }
+  return bytes;
+}
+
+/* True when `v`, or a view of it, is a result of its function. */
+static bool returnedThroughViews(const LatGraph *g, MlirValue v, int depth) {
+  for (MlirOpOperand u = latFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(user));
+    if (mlirStringRefEqual(name, mlirStringRefCreateFromCString("func.return")))
+      return true;
+    int n = latGraphFind(g, user);
+    if (n < 0 || g->nodes[n].cls.role != LAT_ROLE_VIEW || depth >= 8)
+      continue;
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(user); r++)
+      if (returnedThroughViews(g, latResult(user, r), depth + 1))
+        return true;
+  }
+  return false;
+}
+
+/* Bytes of kernel `kernel`'s results of at least LAT_FRESH_BUFFER_BYTES
+ * that leave it for other kernels and that the function frees before it
+ * returns, counted where their buffer is allocated (ownsBuffer: a matmul
+ * accumulating into a bias broadcast from another kernel writes that
+ * kernel's buffer). The function's own results are the caller's buffers
+ * (results become out-parameters). */
+double latFreshResultBytes(const LatGraph *g, int kernel) {
+  const LatKernel *k = &g->kernels[kernel];
+  double bytes = 0;
+  for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
+    const LatNode *n = &g->nodes[i];
+    if (n->cls.role == LAT_ROLE_VIEW || n->cls.id == LAT_CLASS_SLICE ||
+        latIsInitProducer(n->op))
+      continue;
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
+      MlirValue v = latResult(n->op, r);
+      double size = latValueBytes(g, v);
+      if (size >= LAT_FRESH_BUFFER_BYTES && ownsBuffer(n->op, r) &&
+          leavesKernelThroughViews(g, v, kernel, 0) &&
+          !returnedThroughViews(g, v, 0))
+        bytes += size;
+    }
+  }
+  return bytes;
+}
