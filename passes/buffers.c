@@ -79,10 +79,29 @@ static MlirOperation initEmpty(MlirOperation op, intptr_t r,
   return !mlirOperationIsNull(p) && latOpIs(p, "tensor.empty") ? p : none;
 }
 
+/* True when every use of every result of `writer` is an op before `op` in
+ * `block` (none is `op`): the value it wrote is dead when `op` writes. */
+static bool deadBefore(MlirOperation writer, MlirOperation op,
+                       MlirBlock block) {
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(writer); r++)
+    for (MlirOpOperand u = latFirstUse(latResult(writer, r));
+         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+      MlirOperation user = mlirOpOperandGetOwner(u);
+      if (!mlirBlockEqual(mlirOperationGetBlock(user), block) ||
+          mlirOperationEqual(user, op) ||
+          !mlirOperationIsBeforeInBlock(user, op))
+        return false;
+    }
+  return true;
+}
+
 /* True when an op before `op` in its block writes into `empty` too (not
- * through `fill`, `op`'s own). Exports share one tensor.empty among ops of
- * different layers (torch-mlir's BERT: the two layers' weight transposes),
- * and bufferization then gives them one buffer, mapped once per call. */
+ * through `fill`, `op`'s own) and its value is dead by then (deadBefore).
+ * Exports share one tensor.empty among ops of different layers
+ * (torch-mlir's BERT: the two layers' weight transposes), and
+ * bufferization then gives them one buffer, mapped once per call; while
+ * the earlier value is still read, the later write gets a buffer of its
+ * own. */
 static bool writtenBefore(MlirOperation empty, MlirOperation fill,
                           MlirOperation op) {
   MlirBlock block = mlirOperationGetBlock(op);
@@ -91,7 +110,8 @@ static bool writtenBefore(MlirOperation empty, MlirOperation fill,
     MlirOperation writer = mlirOpOperandGetOwner(u);
     if (!mlirOperationEqual(writer, op) && !mlirOperationEqual(writer, fill) &&
         mlirBlockEqual(mlirOperationGetBlock(writer), block) &&
-        mlirOperationIsBeforeInBlock(writer, op))
+        mlirOperationIsBeforeInBlock(writer, op) &&
+        deadBefore(writer, op, block))
       return true;
   }
   return false;
@@ -145,30 +165,31 @@ double latScratchBytes(const LatGraph *g, int kernel, int weightCopy) {
   return bytes;
 }
 
-/* True when `v`, or a view of it, is a result of its function. */
-static bool returnedThroughViews(const LatGraph *g, MlirValue v, int depth) {
+/* How `v` leaves kernel `kernel` directly (not through a view): read by
+ * an op outside it, and returned by the function. */
+static void directUses(const LatGraph *g, MlirValue v, int kernel,
+                       bool *readOutside, bool *returned) {
+  *readOutside = *returned = false;
   for (MlirOpOperand u = latFirstUse(v); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
-    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(user));
-    if (mlirStringRefEqual(name, mlirStringRefCreateFromCString("func.return")))
-      return true;
     int n = latGraphFind(g, user);
-    if (n < 0 || g->nodes[n].cls.role != LAT_ROLE_VIEW || depth >= 8)
-      continue;
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(user); r++)
-      if (returnedThroughViews(g, latResult(user, r), depth + 1))
-        return true;
+    if (latOpIs(user, "func.return"))
+      *returned = true;
+    else if (n < 0 || g->nodes[n].kernel != kernel)
+      *readOutside = true;
   }
-  return false;
 }
 
 /* Bytes of kernel `kernel`'s results of at least LAT_FRESH_BUFFER_BYTES
- * that leave it for other kernels and that the function frees before it
- * returns, counted where their buffer is allocated (ownsBuffer: a matmul
+ * that other kernels read and the function frees before it returns,
+ * counted where their buffer is allocated (ownsBuffer: a matmul
  * accumulating into a bias broadcast from another kernel writes that
- * kernel's buffer). The function's own results are the caller's buffers
- * (results become out-parameters). */
+ * kernel's buffer). Only results that leave the kernel directly: the
+ * kernel measured alone returns them, and its result becomes the caller's
+ * warm out-parameter. One that leaves through a view (a reshape) is
+ * allocated and copied out alone as well, its pages in the measurement;
+ * and the function's own results are the caller's buffers in both. */
 double latFreshResultBytes(const LatGraph *g, int kernel) {
   const LatKernel *k = &g->kernels[kernel];
   double bytes = 0;
@@ -180,9 +201,10 @@ double latFreshResultBytes(const LatGraph *g, int kernel) {
     for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
       MlirValue v = latResult(n->op, r);
       double size = latValueBytes(g, v);
-      if (size >= LAT_FRESH_BUFFER_BYTES && ownsBuffer(n->op, r) &&
-          leavesKernelThroughViews(g, v, kernel, 0) &&
-          !returnedThroughViews(g, v, 0))
+      bool readOutside, returned;
+      directUses(g, v, kernel, &readOutside, &returned);
+      if (size >= LAT_FRESH_BUFFER_BYTES && readOutside && !returned &&
+          ownsBuffer(n->op, r))
         bytes += size;
     }
   }

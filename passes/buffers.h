@@ -1,5 +1,4 @@
-/*===- buffers.h - the buffers a kernel allocates in a whole run (internal)
- *-===*
+/*===- buffers.h - buffers a kernel allocates in a whole run (internal) --===*
  *
  * On a host, a buffer of at least LAT_FRESH_BUFFER_BYTES is mapped fresh
  * and zero-filled on every call of the function that allocates it (as

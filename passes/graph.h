@@ -97,10 +97,10 @@ typedef struct {
   MlirStringRef callee;       /* the called function (borrowed from the IR) */
   double flops, bytes;        /* work and boundary traffic                  */
   double scratchBytes;        /* buffers allocated inside, each of at least
-                                 LAT_FRESH_BUFFER_BYTES (describe.c)       */
+                                 LAT_FRESH_BUFFER_BYTES (buffers.c)        */
   double freshResultBytes;    /* its results of that size another kernel
                                  reads and the function does not return
-                                 (describe.c)                              */
+                                 (buffers.c)                               */
   double resultPagesUs;       /* of us: their pages, fresh per call of the
                                  function (estimate.c)                     */
   double residentBytes;       /* of bytes: read from tensors the call did not

@@ -38,11 +38,13 @@ enum { LP_FRESH_MAPPING_BYTES = LAT_FRESH_BUFFER_BYTES };
 void lpAllocatorSetUp(bool freshMemory);
 
 /// With `freshMemory`, gives `jit`'s code (before anything in it is looked
-/// up) a malloc under which a buffer of LP_FRESH_MAPPING_BYTES or more has
-/// fresh pages also when glibc serves it from a hole in its heap rather
-/// than by a new mapping: the thresholds alone leave a whole model with
-/// large constants reusing what the compiler freed, warm, call after call
-/// (docs/profiling.md). Its free is glibc's.
+/// up) a malloc and a calloc under which a buffer of LP_FRESH_MAPPING_BYTES
+/// or more has fresh pages also when glibc serves it from a hole in its
+/// heap rather than by a new mapping: the thresholds alone leave a whole
+/// model with large constants reusing what the compiler freed, warm, call
+/// after call (docs/profiling.md). Their free is glibc's. Under sanitizers,
+/// whose allocators ignore the thresholds, the pages are released all the
+/// same.
 void lpAllocatorServeJit(MlirExecutionEngine jit, bool freshMemory);
 
 #endif /* LATENCY_PROFILE_ALLOCATOR_H */
