@@ -228,6 +228,16 @@ const CmPolicy *cmPolicySetFind(const CmPolicySet *set, const char *kernel) {
   return NULL;
 }
 
+bool cmKernelAnchor(const char *kernel, char *out, size_t size) {
+  size_t n = strcspn(kernel, "+");
+  bool fits = size > 0 && n < size;
+  if (size > 0) {
+    memcpy(out, kernel, fits ? n : 0);
+    out[fits ? n : 0] = '\0';
+  }
+  return fits;
+}
+
 const CmPolicy *cmPolicySetResolve(const CmPolicySet *set, const char *kernel,
                                    bool *viaAnchor) {
   *viaAnchor = false;
@@ -237,11 +247,8 @@ const CmPolicy *cmPolicySetResolve(const CmPolicySet *set, const char *kernel,
   /* The anchor is the root, the first component: conv2d+batchnorm+add+relu
    * is a conv, never answered from an add table. */
   char part[128];
-  size_t n = strcspn(kernel, "+");
-  if (n >= sizeof part)
+  if (!cmKernelAnchor(kernel, part, sizeof part))
     return NULL;
-  memcpy(part, kernel, n);
-  part[n] = '\0';
   policy = cmPolicySetFind(set, part);
   *viaAnchor = policy != NULL;
   return policy;

@@ -42,6 +42,8 @@
 #include "gemm_tiles.h"
 #include "roofline_loop_matmul.h"
 
+#include "latency/costmodel_util.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -136,9 +138,10 @@ static double channelsLastEfficiency(CmProfile profile, const char *kernel,
   if (!kernel || !kernel[0] || !value || value(context, "channels_last") != 1)
     return NAN;
   char anchor[96];
-  snprintf(anchor, sizeof anchor, "%.*s", (int)strcspn(kernel, "+"), kernel);
-  return cmRooflineKernelNumber(profile, "channels_last_efficiency", anchor,
-                                dtype);
+  return cmKernelAnchor(kernel, anchor, sizeof anchor)
+             ? cmRooflineKernelNumber(profile, "channels_last_efficiency",
+                                      anchor, dtype)
+             : NAN;
 }
 
 bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,

@@ -20,14 +20,10 @@
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
 
-#include <stdio.h>
+#include "latency/costmodel_util.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-/* The anchor of `type` (the part before the first '+') into `out`. */
-static void anchorOf(const char *type, char *out, size_t size) {
-  snprintf(out, size, "%.*s", (int)strcspn(type, "+"), type);
-}
 
 /* True when shape `s` is a measured channels-last conv with work, its
  * compute efficiency in `*eff`. */
@@ -46,8 +42,8 @@ static bool channelsLastEfficiency(const LpDeviceNumbers *d, const LpShape *s,
 static bool ofAnchor(const LpDeviceNumbers *d, const LpShapeSet *set, size_t j,
                      const char *anchor, double *eff) {
   char other[96];
-  anchorOf(set->items[j].type, other, sizeof other);
-  return !strcmp(anchor, other) &&
+  return cmKernelAnchor(set->items[j].type, other, sizeof other) &&
+         !strcmp(anchor, other) &&
          channelsLastEfficiency(d, &set->items[j], eff);
 }
 
@@ -67,8 +63,8 @@ void lpFitChannelsLast(const LpShapeSet *set, LpDeviceNumbers *d) {
   char anchor[96];
   for (size_t i = 0; own && i < set->count; i++) {
     double eff;
-    anchorOf(set->items[i].type, anchor, sizeof anchor);
-    if (!channelsLastEfficiency(d, &set->items[i], &eff) ||
+    if (!cmKernelAnchor(set->items[i].type, anchor, sizeof anchor) ||
+        !channelsLastEfficiency(d, &set->items[i], &eff) ||
         !firstOfAnchor(d, set, i, anchor))
       continue;
     size_t n = 0;

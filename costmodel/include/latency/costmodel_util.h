@@ -101,6 +101,13 @@ void cmCanonicalRegimeValue(const char *key, const char *value, char *out,
 /// name the same file.
 CmStatus cmCopyFile(const char *from, const char *to, CmError *err);
 
+/*--- Kernel names ---*/
+
+/// Writes the anchor of kernel type `kernel` (its first '+'-component, the
+/// op the rest is fused onto: conv2d of conv2d+batchnorm+relu) into `out`;
+/// false, with `out` empty, when it does not fit in `size` bytes.
+bool cmKernelAnchor(const char *kernel, char *out, size_t size);
+
 /*--- Fitted laws ---*/
 
 /// A law fitted over x in [`lo`, `hi`] with its values at the centre
