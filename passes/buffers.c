@@ -35,6 +35,15 @@ static bool leavesKernelThroughViews(const LatGraph *g, MlirValue v, int kernel,
   return false;
 }
 
+/* True for an op that writes its results into its init operands (the
+ * last operands, one per result): a linalg op in destination-passing
+ * style. */
+static bool writesIntoInits(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  return name.length > 7 && !strncmp(name.data, "linalg.", 7) &&
+         mlirOperationGetNumResults(op) > 0;
+}
+
 /* True when a linalg op takes `v` as an init (`outs`) operand: in
  * destination-passing style the last operands, one per result. Its buffer
  * is then that op's result, written in place (a conv's result that batch
@@ -43,23 +52,13 @@ static bool initOfAnotherOp(MlirValue v) {
   for (MlirOpOperand u = latFirstUse(v); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
-    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(user));
-    intptr_t inits = mlirOperationGetNumResults(user);
-    intptr_t first = mlirOperationGetNumOperands(user) - inits;
-    if (name.length > 7 && !strncmp(name.data, "linalg.", 7) && inits > 0 &&
+    intptr_t first =
+        mlirOperationGetNumOperands(user) - mlirOperationGetNumResults(user);
+    if (writesIntoInits(user) &&
         (intptr_t)mlirOpOperandGetOperandNumber(u) >= first)
       return true;
   }
   return false;
-}
-
-/* True for an op that writes its results into its init operands (the
- * last operands, one per result): a linalg op in destination-passing
- * style. */
-static bool writesIntoInits(MlirOperation op) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  return name.length > 7 && !strncmp(name.data, "linalg.", 7) &&
-         mlirOperationGetNumResults(op) > 0;
 }
 
 /* The tensor.empty result `r` of `op` is written into (its init, or the
@@ -137,32 +136,50 @@ static bool ownsBuffer(MlirOperation op, intptr_t r) {
   return !mlirOperationIsNull(empty) && !writtenBefore(empty, fill, op);
 }
 
-/* Bytes of the buffers kernel `kernel` allocates inside and frees before
- * it returns, counting those of at least LAT_FRESH_BUFFER_BYTES: results
- * of its costed ops used only inside it. Views and slices bufferize to
- * views of their source and initial values to their consumer's buffer; a
- * matmul's transposed weight is priced as the transposed copy instead
- * (weight_transposed: node `weightCopy`, or -1), and a result another
- * linalg op writes in place (its init) is that op's buffer. A lowering that
- * fuses ops allocates less than this; the `loops` pipeline fuses none. */
-double latScratchBytes(const LatGraph *g, int kernel, int weightCopy) {
-  const LatKernel *k = &g->kernels[kernel];
+/* Whether result `r` (`v`) of `op`, a node of kernel `kernel`, is one of
+ * the buffers a count is after. */
+typedef bool (*BufferTest)(const LatGraph *g, int kernel, MlirOperation op,
+                           intptr_t r, MlirValue v);
+
+/* Bytes of the results of kernel `kernel`'s nodes (but node `skip`, or -1)
+ * of at least LAT_FRESH_BUFFER_BYTES that `counts`. Views and slices
+ * bufferize to views of their source and initial values (tensor.empty,
+ * fills) to their consumer's buffer, so neither is asked. */
+static double sumBuffers(const LatGraph *g, int kernel, int skip,
+                         BufferTest counts) {
   double bytes = 0;
-  for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
+  for (int i = g->kernels[kernel].root; i >= 0; i = g->nodes[i].nextInKernel) {
     const LatNode *n = &g->nodes[i];
-    if (i == weightCopy || n->cls.role == LAT_ROLE_VIEW ||
+    if (i == skip || n->cls.role == LAT_ROLE_VIEW ||
         n->cls.id == LAT_CLASS_SLICE || latIsInitProducer(n->op))
       continue;
     for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
       MlirValue v = latResult(n->op, r);
       double size = latValueBytes(g, v);
-      if (size >= LAT_FRESH_BUFFER_BYTES && !initOfAnotherOp(v) &&
-          !sharesEarlierBuffer(n->op, r) &&
-          !leavesKernelThroughViews(g, v, kernel, 0))
+      if (size >= LAT_FRESH_BUFFER_BYTES && counts(g, kernel, n->op, r, v))
         bytes += size;
     }
   }
   return bytes;
+}
+
+/* A scratch buffer: used only inside the kernel (not through views on the
+ * way out either), not another linalg op's init (that op's result is the
+ * buffer), and not written into a buffer an earlier op allocated. */
+static bool isScratch(const LatGraph *g, int kernel, MlirOperation op,
+                      intptr_t r, MlirValue v) {
+  return !initOfAnotherOp(v) && !sharesEarlierBuffer(op, r) &&
+         !leavesKernelThroughViews(g, v, kernel, 0);
+}
+
+/* Bytes of the buffers kernel `kernel` allocates inside and frees before
+ * it returns, counting those of at least LAT_FRESH_BUFFER_BYTES: results
+ * of its costed ops used only inside it (isScratch). A matmul's transposed
+ * weight is priced as the transposed copy instead (weight_transposed: node
+ * `weightCopy`, or -1). A lowering that fuses ops allocates less than
+ * this; the `loops` pipeline fuses none. */
+double latScratchBytes(const LatGraph *g, int kernel, int weightCopy) {
+  return sumBuffers(g, kernel, weightCopy, isScratch);
 }
 
 /* How `v` leaves kernel `kernel` directly (not through a view): read by
@@ -181,6 +198,15 @@ static void directUses(const LatGraph *g, MlirValue v, int kernel,
   }
 }
 
+/* A fresh result (latFreshResultBytes): read directly by another kernel,
+ * not returned by the function, and a buffer of its own (ownsBuffer). */
+static bool isFreshResult(const LatGraph *g, int kernel, MlirOperation op,
+                          intptr_t r, MlirValue v) {
+  bool readOutside, returned;
+  directUses(g, v, kernel, &readOutside, &returned);
+  return readOutside && !returned && ownsBuffer(op, r);
+}
+
 /* Bytes of kernel `kernel`'s results of at least LAT_FRESH_BUFFER_BYTES
  * that other kernels read and the function frees before it returns,
  * counted where their buffer is allocated (ownsBuffer: a matmul
@@ -191,22 +217,5 @@ static void directUses(const LatGraph *g, MlirValue v, int kernel,
  * allocated and copied out alone as well, its pages in the measurement;
  * and the function's own results are the caller's buffers in both. */
 double latFreshResultBytes(const LatGraph *g, int kernel) {
-  const LatKernel *k = &g->kernels[kernel];
-  double bytes = 0;
-  for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
-    const LatNode *n = &g->nodes[i];
-    if (n->cls.role == LAT_ROLE_VIEW || n->cls.id == LAT_CLASS_SLICE ||
-        latIsInitProducer(n->op))
-      continue;
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
-      MlirValue v = latResult(n->op, r);
-      double size = latValueBytes(g, v);
-      bool readOutside, returned;
-      directUses(g, v, kernel, &readOutside, &returned);
-      if (size >= LAT_FRESH_BUFFER_BYTES && readOutside && !returned &&
-          ownsBuffer(n->op, r))
-        bytes += size;
-    }
-  }
-  return bytes;
+  return sumBuffers(g, kernel, -1, isFreshResult);
 }

@@ -678,7 +678,6 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   }
   k->bytes = boundaryBytes(g, kernel);
   k->scratchBytes = latScratchBytes(g, kernel, weightCopy);
-  k->freshResultBytes = latFreshResultBytes(g, kernel);
   if (warn) /* printing a location is costly; imagined kernels need none */
     latLocationText(root, k->loc, sizeof k->loc);
   if (warn)

@@ -10,6 +10,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "estimate.h"
+#include "buffers.h"
 #include "fusion.h"
 
 #include "pass.h"
@@ -254,6 +255,9 @@ static void chargeFreshResults(const LatPass *e, LatFunctionReport *fn) {
     LatKernel *k = &fn->graph.kernels[i];
     if (k->isCall || k->source == CM_SOURCE_UNKNOWN)
       continue;
+    /* counted here, not when the kernel is described: only this charge
+       needs it, and fusion analysis describes many kernels it drops */
+    k->freshResultBytes = latFreshResultBytes(&fn->graph, (int)i);
     k->resultPagesUs = k->freshResultBytes * rate * 1e-3;
     k->us += k->resultPagesUs;
   }

@@ -100,7 +100,8 @@ typedef struct {
                                  LAT_FRESH_BUFFER_BYTES (buffers.c)        */
   double freshResultBytes;    /* its results of that size another kernel
                                  reads and the function does not return
-                                 (buffers.c)                               */
+                                 (buffers.c; counted when charged,
+                                 estimate.c)                               */
   double resultPagesUs;       /* of us: their pages, fresh per call of the
                                  function (estimate.c)                     */
   double residentBytes;       /* of bytes: read from tensors the call did not
