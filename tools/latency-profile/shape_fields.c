@@ -32,14 +32,18 @@ double lpShapeNumber(const LpShape *shape, const char *name) {
   return text && end != text && !*end && isfinite(v) ? v : NAN;
 }
 
-bool lpChannelsLast(const LpShape *shape) {
-  const char *value = lpShapeField(shape, "channels_last");
+/* True when flag field `name` of `shape` is set (its value is "1"). */
+static bool flagSet(const LpShape *shape, const char *name) {
+  const char *value = lpShapeField(shape, name);
   return value && !strcmp(value, "1");
 }
 
+bool lpChannelsLast(const LpShape *shape) {
+  return flagSet(shape, "channels_last");
+}
+
 bool lpTransposesWeight(const LpShape *shape) {
-  const char *value = lpShapeField(shape, "weight_transposed");
-  return value && !strcmp(value, "1");
+  return flagSet(shape, "weight_transposed");
 }
 
 bool lpIsRegimeField(const char *name, const char *value) {
