@@ -11,6 +11,7 @@
 
 #include "mlir-c/BuiltinTypes.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,15 @@ bool lpBufferFromType(MlirType type, LpBuffer *out, char *err, size_t size) {
     out->dims[d] = mlirShapedTypeGetDimSize(type, d);
   if (!elementKind(mlirShapedTypeGetElementType(type), out)) {
     snprintf(err, size, "unsupported element type");
+    return false;
+  }
+  /* a count past what a size_t holds would wrap to a small buffer the
+   * generated code then overruns */
+  double bytes = (double)out->elementBytes;
+  for (int d = 0; d < out->rank; d++)
+    bytes *= (double)out->dims[d];
+  if (bytes > (double)(SIZE_MAX / 4)) {
+    snprintf(err, size, "%.3g bytes, more than this host can address", bytes);
     return false;
   }
   return true;

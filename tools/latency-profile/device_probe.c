@@ -155,7 +155,14 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   out->coldNsPerByte = out->coldMatmulNsPerByte = -1; /* not measured */
   out->coldTransposeNsPerByte = -1;
   lpHostCachesGet(&out->caches);
-  snprintf(out->dtypes[out->numDtypes++], sizeof out->dtypes[0], "f32");
+  /* f32 and the two half types exported models use, whether or not the
+   * profiled models have them: a model in f16 that the profile never saw
+   * would otherwise be costed at f32's peak, several times what `loops`
+   * reaches converting every half element; then the models' other floats */
+  static const char *const always[] = {"f32", "f16", "bf16"};
+  for (int i = 0; i < 3; i++)
+    snprintf(out->dtypes[out->numDtypes++], sizeof out->dtypes[0], "%s",
+             always[i]);
   for (int i = 0; i < numDtypes && out->numDtypes < LP_MAX_DTYPES; i++) {
     /* a name too long to keep (none of MLIR's float types is) is not
      * probed: its kernels' roofline uses f32's peak (calibrate.c) */

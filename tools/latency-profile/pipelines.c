@@ -27,7 +27,8 @@
 #define LP_FRONT(NAMED)                                                        \
   "func.func(tosa-layerwise-constant-fold,tosa-optional-decompositions,"       \
   "tosa-infer-shapes,tosa-make-broadcastable," NAMED ",tosa-to-linalg,"        \
-  "tosa-to-arith,tosa-to-tensor,tosa-to-scf,convert-elementwise-to-linalg),"   \
+  "tosa-to-arith{include-apply-rescale=true},tosa-to-tensor,tosa-to-scf,"      \
+  "convert-elementwise-to-linalg),"                                            \
   "canonicalize,"
 
 #define LP_BUFFERIZE                                                           \
