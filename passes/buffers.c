@@ -142,11 +142,11 @@ typedef bool (*BufferTest)(const LatGraph *g, int kernel, MlirOperation op,
                            intptr_t r, MlirValue v);
 
 /* Bytes of the results of kernel `kernel`'s nodes (but node `skip`, or -1)
- * of at least LAT_FRESH_BUFFER_BYTES that `counts`. Views and slices
- * bufferize to views of their source and initial values (tensor.empty,
- * fills) to their consumer's buffer, so neither is asked. */
+ * of at least `minBytes` that `counts`. Views and slices bufferize to
+ * views of their source and initial values (tensor.empty, fills) to their
+ * consumer's buffer, so neither is asked. */
 static double sumBuffers(const LatGraph *g, int kernel, int skip,
-                         BufferTest counts) {
+                         double minBytes, BufferTest counts) {
   double bytes = 0;
   for (int i = g->kernels[kernel].root; i >= 0; i = g->nodes[i].nextInKernel) {
     const LatNode *n = &g->nodes[i];
@@ -156,7 +156,7 @@ static double sumBuffers(const LatGraph *g, int kernel, int skip,
     for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
       MlirValue v = latResult(n->op, r);
       double size = latValueBytes(g, v);
-      if (size >= LAT_FRESH_BUFFER_BYTES && counts(g, kernel, n->op, r, v))
+      if (size >= minBytes && counts(g, kernel, n->op, r, v))
         bytes += size;
     }
   }
@@ -179,7 +179,7 @@ static bool isScratch(const LatGraph *g, int kernel, MlirOperation op,
  * `weightCopy`, or -1). A lowering that fuses ops allocates less than
  * this; the `loops` pipeline fuses none. */
 double latScratchBytes(const LatGraph *g, int kernel, int weightCopy) {
-  return sumBuffers(g, kernel, weightCopy, isScratch);
+  return sumBuffers(g, kernel, weightCopy, LAT_FRESH_BUFFER_BYTES, isScratch);
 }
 
 /* How `v` leaves kernel `kernel` directly (not through a view): read by
@@ -207,8 +207,8 @@ static bool isFreshResult(const LatGraph *g, int kernel, MlirOperation op,
   return readOutside && !returned && ownsBuffer(op, r);
 }
 
-/* Bytes of kernel `kernel`'s results of at least LAT_FRESH_BUFFER_BYTES
- * that other kernels read and the function frees before it returns,
+/* Bytes of kernel `kernel`'s results of at least `minBytes` that other
+ * kernels read and the function frees before it returns,
  * counted where their buffer is allocated (ownsBuffer: a matmul
  * accumulating into a bias broadcast from another kernel writes that
  * kernel's buffer). Only results that leave the kernel directly: the
@@ -216,6 +216,6 @@ static bool isFreshResult(const LatGraph *g, int kernel, MlirOperation op,
  * warm out-parameter. One that leaves through a view (a reshape) is
  * allocated and copied out alone as well, its pages in the measurement;
  * and the function's own results are the caller's buffers in both. */
-double latFreshResultBytes(const LatGraph *g, int kernel) {
-  return sumBuffers(g, kernel, -1, isFreshResult);
+double latFreshResultBytes(const LatGraph *g, int kernel, double minBytes) {
+  return sumBuffers(g, kernel, -1, minBytes, isFreshResult);
 }

@@ -23,10 +23,10 @@ double latValueBytes(const LatGraph *graph, MlirValue v);
 /// -1.
 double latScratchBytes(const LatGraph *graph, int kernel, int weightCopy);
 
-/// Bytes of the buffers of at least LAT_FRESH_BUFFER_BYTES kernel `kernel`
-/// allocates for results that other kernels read and the function does not
-/// return: buffers of the whole run, which a kernel measured alone writes
-/// into the caller's warm output instead.
-double latFreshResultBytes(const LatGraph *graph, int kernel);
+/// Bytes of the buffers of at least `minBytes` kernel `kernel` allocates
+/// for results that other kernels read and the function does not return:
+/// buffers of the whole run, which a kernel measured alone writes into the
+/// caller's warm output instead.
+double latFreshResultBytes(const LatGraph *graph, int kernel, double minBytes);
 
 #endif /* LATENCY_BUFFERS_H */

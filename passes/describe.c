@@ -531,6 +531,18 @@ static void warnAt(MlirOperation op, const char *message) {
   latEmitWarning(mlirOperationGetLocation(op), message);
 }
 
+/* True when a result or an operand of `op` has more elements than int64
+ * counts: any figure of the kernel would be made up, so it has none. */
+static bool sizeOverflows(MlirOperation op) {
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    if (latShapeOf(latResult(op, r)).overflow)
+      return true;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    if (latShapeOf(latOperand(op, i)).overflow)
+      return true;
+  return false;
+}
+
 /* Checks the shapes of a member op; warns at its location. */
 static void checkOp(MlirOperation op, const LatNode *node) {
   char text[256], name[96];
@@ -632,9 +644,11 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   k->fieldsCut = 0;
   k->axes[0] = '\0';
   k->flops = 0;
+  k->sizeOverflow = false;
   for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
     if (warn)
       checkOp(g->nodes[i].op, &g->nodes[i]);
+    k->sizeOverflow |= sizeOverflows(g->nodes[i].op);
     k->flops += opFlops(&g->nodes[i]);
   }
   const char *attention = NULL;

@@ -83,6 +83,8 @@ bool latKernelEstimate(CmProfile profile, const CmOptions *options,
   CmEstimate est;
   CmError err;
   latKernelSetUnknown(k);
+  if (k->sizeOverflow) /* warned at the op: "estimate unknown" */
+    return false;
   if (cmProfileEstimate(profile, &query, options, &est, &err) != CM_OK ||
       est.source == CM_SOURCE_UNKNOWN)
     return false;
@@ -186,7 +188,7 @@ static const LatFunctionReport *estimateCall(LatPass *e, LatFunctionReport *fn,
 /* Asks the cost model for kernel `k`; warns when it has no answer. */
 static void estimateKernel(const LatPass *e, LatFunctionReport *fn,
                            LatKernel *k) {
-  if (!latKernelEstimate(e->profile, &e->options, k))
+  if (!latKernelEstimate(e->profile, &e->options, k) && !k->sizeOverflow)
     latEmitWarning(mlirOperationGetLocation(fn->graph.nodes[k->root].op),
                    "latency: no estimate for this kernel (unknown)");
 }
@@ -241,23 +243,27 @@ static void chargeColdWeights(const LatPass *e, LatFunctionReport *fn) {
 }
 
 /* Host profiles measure a kernel writing its result into the caller's
- * warm buffer. In a whole run that maps every large buffer anew on each
- * call (`fresh-memory`: latency-profile --validate --fresh-memory), each
- * result another kernel reads is such a buffer, so each kernel is charged
- * those pages at the profile's scratch_ns_per_byte. Left to glibc's own
- * thresholds a run reuses most of them warm (docs/profiling.md), and
- * without the rate (every shipped GPU profile) nothing is charged. */
+ * warm buffer. In a whole run each result another kernel reads is a
+ * buffer of the run, and those mapped anew on every call cost their pages
+ * at the profile's scratch_ns_per_byte: every one of 128 KiB or more when
+ * the run maps every large buffer anew (`fresh-memory`: latency-profile
+ * --validate --fresh-memory); left to glibc's own thresholds, only those
+ * of 32 MiB or more (LAT_ALWAYS_MAPPED_BYTES), the rest mostly reused
+ * warm (docs/profiling.md). Without the rate (every shipped GPU profile)
+ * nothing is charged. */
 static void chargeFreshResults(const LatPass *e, LatFunctionReport *fn) {
   double rate = cmProfileGetDeviceNumber(e->profile, "scratch_ns_per_byte", 0);
-  if (!e->freshMemory || !(rate > 0))
+  if (!(rate > 0))
     return;
+  double minBytes =
+      e->freshMemory ? LAT_FRESH_BUFFER_BYTES : LAT_ALWAYS_MAPPED_BYTES;
   for (size_t i = 0; i < fn->graph.numKernels; i++) {
     LatKernel *k = &fn->graph.kernels[i];
     if (k->isCall || k->source == CM_SOURCE_UNKNOWN)
       continue;
     /* counted here, not when the kernel is described: only this charge
        needs it, and fusion analysis describes many kernels it drops */
-    k->freshResultBytes = latFreshResultBytes(&fn->graph, (int)i);
+    k->freshResultBytes = latFreshResultBytes(&fn->graph, (int)i, minBytes);
     k->resultPagesUs = k->freshResultBytes * rate * 1e-3;
     k->us += k->resultPagesUs;
   }

@@ -27,6 +27,14 @@ enum { LAT_MAX_FIELDS = 10 };
 /// buffers"). Smaller ones come from a warm heap.
 enum { LAT_FRESH_BUFFER_BYTES = 128 * 1024 };
 
+/// A buffer of this many bytes or more is mapped anew on every call even
+/// when glibc is left to its own thresholds: its mmap threshold rises as
+/// mapped buffers are freed, to at most 32 MiB on 64-bit hosts
+/// (DEFAULT_MMAP_THRESHOLD_MAX, mallopt(3)), so smaller buffers end up
+/// served from a heap that keeps pages, and these never do (measured in
+/// docs/profiling.md, "A whole run and its memory").
+enum { LAT_ALWAYS_MAPPED_BYTES = 32 * 1024 * 1024 };
+
 typedef struct {
   MlirOperation op;
   LatOpClass cls;
@@ -94,6 +102,8 @@ typedef struct {
   char fieldText[LAT_MAX_FIELDS][32]; /* their numeric values        */
   int numFields;
   bool isCall;                /* a func.call kernel, costed as its callee   */
+  bool sizeOverflow;          /* a member's tensor has more elements than
+                                 int64 counts: no estimate (unknown)       */
   MlirStringRef callee;       /* the called function (borrowed from the IR) */
   double flops, bytes;        /* work and boundary traffic                  */
   double scratchBytes;        /* buffers allocated inside, each of at least

@@ -121,6 +121,39 @@ static void remarkCacheNotes(MlirOperation module) {
   }
 }
 
+/* `inputs=` names argument indices: a negative one is an error (at the
+ * module), one past a function's arguments is named there, as a warning,
+ * so that a typo does not silently turn every argument into a weight. */
+static bool checkInputIndices(MlirOperation module,
+                              const LatAnnotateOptions *options) {
+  for (size_t i = 0; options->inputsGiven && i < options->numInputs; i++)
+    if (options->inputs[i] < 0) {
+      char text[160];
+      snprintf(text, sizeof text,
+               "latency: inputs=%lld: argument indices start at 0",
+               (long long)options->inputs[i]);
+      mlirEmitError(mlirOperationGetLocation(module), text);
+      return false;
+    }
+  return true;
+}
+
+static void warnInputsPastArguments(const LatFunctionReport *fn,
+                                    const LatAnnotateOptions *options) {
+  if (mlirBlockIsNull(fn->graph.entry))
+    return;
+  intptr_t count = mlirBlockGetNumArguments(fn->graph.entry);
+  for (size_t i = 0; options->inputsGiven && i < options->numInputs; i++)
+    if (options->inputs[i] >= count) {
+      char text[200];
+      snprintf(text, sizeof text,
+               "latency: inputs= names argument %lld, but this function has "
+               "%ld arguments: that index is ignored here",
+               (long long)options->inputs[i], (long)count);
+      latEmitWarning(mlirOperationGetLocation(fn->func), text);
+    }
+}
+
 /* The report and trace files the options name; false with an error. */
 static bool writeOutputs(const LatPass *pass,
                          const LatAnnotateOptions *options) {
@@ -147,7 +180,8 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
   LatPass pass;
   LatInputs inputs = {options->inputs, options->numInputs, options->inputsGiven,
                       false, NULL};
-  if (!resolvePrecision(module, options->precision, &precision,
+  if (!checkInputIndices(module, options) ||
+      !resolvePrecision(module, options->precision, &precision,
                         &precisionBytes) ||
       !resolveFusion(module, options->fusion, &mode) ||
       !latPassLoadProfile(&pass, module, options->profile, NULL))
@@ -162,8 +196,10 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
     latGraphDescribe(&pass.fns[i].graph);
   }
   ok = ok && latPassLoadTables(&pass);
-  for (long i = 0; ok && options->inputsGiven && i < pass.count; i++)
+  for (long i = 0; ok && options->inputsGiven && i < pass.count; i++) {
+    warnInputsPastArguments(&pass.fns[i], options);
     remarkWeightsFolded(&pass.fns[i]);
+  }
   ok = ok && (mode != kFusionGreedy || partitionGreedily(&pass));
   if (ok && !latEstimateFunctions(&pass)) {
     mlirEmitError(mlirOperationGetLocation(module),

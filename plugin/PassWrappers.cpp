@@ -84,7 +84,8 @@ struct AnnotateLatencyPass
       llvm::cl::desc("Predict a whole run that maps every buffer of 128 KiB "
                      "or more anew on each call (latency-profile --validate "
                      "--fresh-memory): with a host profile, kernels' results "
-                     "that other kernels read pay their pages too"),
+                     "that other kernels read pay their pages too (by "
+                     "default only those of 32 MiB or more)"),
       llvm::cl::init(false)};
 
   void runOnOperation() final {

@@ -38,7 +38,8 @@ typedef struct {
                             or more are all mapped anew on every call:
                             kernels' results other kernels read pay their
                             pages too (latency-profile --validate
-                            --fresh-memory measures so)              */
+                            --fresh-memory measures so); false: only
+                            those of 32 MiB or more, always mapped   */
 } LatAnnotateOptions;
 
 /// Annotates every function in `module` with kernel ids and latency

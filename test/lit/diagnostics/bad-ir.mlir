@@ -34,7 +34,11 @@ func.func @negative_annotate_zero_sized(%a: tensor<0x4xf32>, %b: tensor<0x4xf32>
   return %0 : tensor<0x4xf32>
 }
 
+// An element count past int64 makes every figure of the kernel made up:
+// it has none (source unknown), and the function's total leaves it out.
 // CHECK-LABEL: func.func @negative_annotate_overflowing_dims
+// CHECK-SAME: latency.total_us = 0.0
+// CHECK: "foo.big"{{.*}}source = "unknown", us = 0.0
 func.func @negative_annotate_overflowing_dims(%a: tensor<4294967296x4294967296x4294967296xf32>) -> tensor<4294967296x4294967296x4294967296xf32> {
   // expected-warning@+2 {{unknown op 'foo.big'}}
   // expected-warning@+1 {{tensor size overflows 64-bit}}
