@@ -83,7 +83,8 @@ typedef struct {
 typedef enum {
   LAT_MISS_NONE,     /* a table answered (or a call)              */
   LAT_MISS_NO_TABLE, /* the profile has no table for its class     */
-  LAT_MISS_NO_DTYPE, /* a table, but no rows at its element type   */
+  LAT_MISS_NO_DTYPE, /* a table, but no rows for its element type or
+                        the policy's other regime keys            */
   LAT_MISS_OFF_GRID  /* rows, but the query is outside their range */
 } LatTableMiss;
 

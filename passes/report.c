@@ -76,14 +76,19 @@ static void tableMissLine(const LatFunctionReport *fn, char *out, size_t size) {
     return;
   MissGroup groups[kMaxGroups];
   size_t n = 0;
-  double other = 0;
+  double other = 0, calls = 0;
   for (size_t k = 0; k < fn->graph.numKernels; k++) {
     const LatKernel *kk = &fn->graph.kernels[k];
-    if (kk->miss != LAT_MISS_NONE && !addMiss(groups, &n, kMaxGroups, kk))
+    if (kk->isCall) /* its callee's own line says why */
+      calls += kk->us * kk->count;
+    else if (kk->miss != LAT_MISS_NONE && !addMiss(groups, &n, kMaxGroups, kk))
       other += kk->us * kk->count;
   }
   qsort(groups, n, sizeof groups[0], compareMissGroups);
-  static const char *const what[] = {"", "no table", "no rows at this dtype",
+  /* a table's rows are cut by the policy's regime keys, dtype among them
+     (a conv's window, attention's head_dim) */
+  static const char *const what[] = {"", "no table",
+                                     "no rows for its dtype or regime",
                                      "outside the measured range"};
   size_t used =
       (size_t)snprintf(out, size, "little from the tables; roofline:");
@@ -95,7 +100,12 @@ static void tableMissLine(const LatFunctionReport *fn, char *out, size_t size) {
   for (size_t i = kShown; i < n; i++)
     other += groups[i].us;
   if (other > 0 && used < size)
-    snprintf(out + used, size - used, "; other kernels %.1f us", other);
+    used += (size_t)snprintf(out + used, size - used, "; other kernels %.1f us",
+                             other);
+  if (calls > 0 && used < size)
+    snprintf(out + used, size - used,
+             "%s calls %.1f us, their callees' lines say why",
+             n || other > 0 ? ";" : "", calls);
 }
 
 static int compareGains(const void *a, const void *b) {

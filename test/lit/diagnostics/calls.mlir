@@ -24,6 +24,10 @@ func.func private @external(%x: tensor<1x16x64xf32>) -> tensor<1x16x64xf32>
 // CHECK: call @layer{{.*}}latency.estimate = {{{.*}}kernel = "call", method = "call"{{.*}}us = [[T]] : f64}
 // CHECK: call @layer{{.*}}us = [[T]] : f64}
 // CHECK: call @external{{.*}}source = "unknown"
+// The coverage line names the calls' time, which @layer's line explains.
+// TABLE: ## @forward:
+// TABLE-NEXT: {{^$}}
+// TABLE-NEXT: little from the tables; roofline: calls 5.4 us, their callees' lines say why
 // TABLE: | 0 | call | 1 | callee=@layer |
 // TABLE: | 2 | call | 1 | callee=@external | f32 | 0.000 | unknown |
 func.func @forward(%x: tensor<1x16x64xf32>, %w: tensor<1x64x64xf32>) -> tensor<1x16x64xf32> {
