@@ -178,9 +178,11 @@ static const LatFunctionReport *estimateCall(LatPass *e, LatFunctionReport *fn,
                      callee->transferredUs, callee->rooflineUs};
   CmSource sources[] = {CM_SOURCE_MEASURED, CM_SOURCE_INTERPOLATED,
                         CM_SOURCE_TRANSFERRED, CM_SOURCE_ROOFLINE};
+  /* the largest share; a callee without work (no kernels, or all of zero
+     time) has no share, and the roofline of no work is what answers it */
   k->source = CM_SOURCE_ROOFLINE;
   for (int s = 0, best = -1; s < 4; s++)
-    if (best < 0 || shares[s] > shares[best])
+    if (shares[s] > 0 && (best < 0 || shares[s] > shares[best]))
       best = s, k->source = sources[s];
   return callee;
 }

@@ -7,7 +7,7 @@
 // RUN: FileCheck %s < %t.mlir
 // RUN: %python %S/../Inputs/check_report.py %t.mlir %t.json | FileCheck %s --check-prefix=REPORT
 // RUN: %mlir_opt --load-pass-plugin=%plugin --annotate-latency=report=- %s -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=TABLE
-// REPORT: report consistent: 5 kernels
+// REPORT: report consistent: 6 kernels
 
 // CHECK-LABEL: func.func private @layer
 // CHECK-SAME: latency.kernels = 1 : i64, latency.total_us = [[T:[0-9.e+-]+]] : f64
@@ -43,4 +43,18 @@ func.func @recursive(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-warning@+1 {{latency: recursive call to @recursive: no estimate (unknown)}}
   %y = func.call @recursive(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
+}
+
+// A callee without work is answered by the roofline of no work (0 us,
+// confidence 0), not `measured`: no share of it came from a table.
+// CHECK-LABEL: func.func private @no_work
+func.func private @no_work(%x: tensor<4xf32>) {
+  return
+}
+
+// CHECK-LABEL: func.func @calls_no_work
+// CHECK: call @no_work{{.*}}confidence = 0.0{{.*}}source = "roofline", us = 0.0
+func.func @calls_no_work(%x: tensor<4xf32>) {
+  func.call @no_work(%x) : (tensor<4xf32>) -> ()
+  return
 }
