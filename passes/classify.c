@@ -85,7 +85,6 @@ static const NamedClass kNamed[] = {
     {"linalg.contract", LAT_CLASS_MATMUL, LAT_ROLE_COSTED, 0},
     {"linalg.batch_reduce_matmul", LAT_CLASS_MATMUL, LAT_ROLE_COSTED, 0},
     {"linalg.elementwise", LAT_CLASS_ELEMENTWISE, LAT_ROLE_COSTED, 1},
-    {"linalg.map", LAT_CLASS_ELEMENTWISE, LAT_ROLE_COSTED, 1},
     {"tensor.bitcast", LAT_CLASS_RESHAPE, LAT_ROLE_VIEW, 0},
     {"tensor.splat", LAT_CLASS_CONST, LAT_ROLE_SKIP, 0},
     {"tensor.from_elements", LAT_CLASS_CONST, LAT_ROLE_SKIP, 0},
@@ -293,8 +292,8 @@ LatOpClass latClassify(MlirOperation op) {
   for (size_t i = 0; i < sizeof kElementwise / sizeof kElementwise[0]; i++)
     if (latOpIs(op, kElementwise[i]))
       return latOpClassMake(LAT_CLASS_ELEMENTWISE, LAT_ROLE_COSTED, 1);
-  if (latOpIs(op, "linalg.generic"))
-    return latClassifyGeneric(op);
+  if (latOpIs(op, "linalg.generic") || latOpIs(op, "linalg.map"))
+    return latClassifyGeneric(op); /* what the body computes */
   /* Ops that produce no tensor (asserts, scalar checks, index math) cost
    * nothing we model. */
   bool tensorResult = false;

@@ -104,8 +104,8 @@ LatOpClass latOpClassMake(LatClassId id, LatRole role, double flopsPerElement);
 /// iterator types, tensor and arith helpers).
 LatOpClass latClassify(MlirOperation op);
 
-/// Classifies a linalg.generic by its body, iterator types and indexing maps
-/// (generic_class.c).
+/// Classifies a linalg.generic by its body, iterator types and indexing maps,
+/// or a linalg.map by its body alone (classify_generic.c).
 LatOpClass latClassifyGeneric(MlirOperation generic);
 
 #endif /* LATENCY_OP_CLASS_H */

@@ -6,7 +6,7 @@
  * its iterator types (a reduction -> reduce, or pool when it reads through
  * windows) and its indexing maps (a multiply-accumulate over reductions ->
  * matmul or conv; a yield of its input -> view, transpose, broadcast or
- * copy).
+ * copy). A linalg.map is classified by its body the same way.
  *
  *===----------------------------------------------------------------------===*/
 #include "classify.h"
@@ -186,6 +186,9 @@ static LatClassId copyKind(MlirOperation generic) {
 }
 
 LatOpClass latClassifyGeneric(MlirOperation op) {
+  /* a linalg.map is a generic without indexing maps or iterators: every
+     test below that reads them answers "no" for it (no reduction) */
+  bool map = latOpIs(op, "linalg.map");
   BodyOps b = scanBody(op);
   LatOpClass c = latOpClassMake(LAT_CLASS_ELEMENTWISE, LAT_ROLE_COSTED,
                                 b.numOps ? b.numOps : 1);
@@ -227,6 +230,8 @@ LatOpClass latClassifyGeneric(MlirOperation op) {
     c.id = LAT_CLASS_NEG;
   else if (b.pow && !b.other)
     c.id = LAT_CLASS_POW;
+  else if (b.numOps == 0 && map)
+    c.id = LAT_CLASS_COPY; /* a map has no indexing maps to say more */
   else if (b.numOps == 0 && isIdentityCopy(op))
     c = latOpClassMake(LAT_CLASS_COPY, LAT_ROLE_VIEW, 0);
   else if (b.numOps == 0)

@@ -21,3 +21,23 @@ func.func @linalg_more(%A: tensor<16x32xf32>, %x: tensor<32xf32>, %y: tensor<16x
   %sl = tensor.extract_slice %cc[0, 0, 0] [2, 16, 32] [1, 1, 1] : tensor<4x16x32xf32> to tensor<2x16x32xf32>
   return %sl : tensor<2x16x32xf32>
 }
+
+// A linalg.map is classified by its body, as a generic is: tanh here (not a
+// plain elementwise op, which would never ask the tanh table); one whose
+// body only yields its input is a copy.
+// CHECK: | tanh | 1 | elements=512 |
+// CHECK: | copy | 1 | elements=512 |
+func.func @linalg_map(%x: tensor<512xf32>) -> (tensor<512xf32>, tensor<512xf32>) {
+  %e = tensor.empty() : tensor<512xf32>
+  %t = linalg.map ins(%x : tensor<512xf32>) outs(%e : tensor<512xf32>)
+    (%v: f32, %o: f32) {
+      %r = math.tanh %v : f32
+      linalg.yield %r : f32
+    }
+  %f = tensor.empty() : tensor<512xf32>
+  %c = linalg.map ins(%x : tensor<512xf32>) outs(%f : tensor<512xf32>)
+    (%v: f32, %o: f32) {
+      linalg.yield %v : f32
+    }
+  return %t, %c : tensor<512xf32>, tensor<512xf32>
+}
