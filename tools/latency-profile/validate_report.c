@@ -40,6 +40,14 @@ static double isolatedSum(const LpValidatedModel *m, const LpShapeSet *set,
   return sum;
 }
 
+/* Why kernel `k` has no isolated time: its child's error, else that it was
+ * not measured alone (`--no-isolated`, or a shape no child ran). */
+static const char *notIsolatedWhy(const LpValidatedKernel *k,
+                                  const LpShapeSet *set) {
+  const char *error = k->shape >= 0 ? set->items[k->shape].result.error : "";
+  return error[0] ? error : "not measured alone";
+}
+
 static void printKernels(const LpValidatedModel *m, const LpShapeSet *set) {
   printf("  %4s  %-34s %-44s %14s %14s %8s  %s\n", "id", "kernel", "axes",
          "isolated_us", "predicted_us", "error", "source");
@@ -53,8 +61,7 @@ static void printKernels(const LpValidatedModel *m, const LpShapeSet *set) {
              errorPct(predicted, iso), k->source);
     else
       printf("%14s %14.1f %8s  %s (%s)\n", "-", predicted, "", k->source,
-             k->shape >= 0 ? set->items[k->shape].result.error
-                           : "not measured");
+             notIsolatedWhy(k, set));
   }
 }
 
@@ -71,11 +78,15 @@ void lpPrintValidation(const LpValidatedModel *models, size_t count,
     }
     size_t missing;
     double sum = isolatedSum(m, set, &missing);
-    printf("%14.1f %14.1f %7.1f%% %5.1f%% %6.1f%% %14.1f %7.1f%%%s\n",
-           m->whole.us, m->predictedUs, errorPct(m->predictedUs, m->whole.us),
-           m->whole.cvPct, m->spreadPct, sum,
-           m->whole.us > 0 ? 100 * sum / m->whole.us : 0,
-           missing ? " (some kernels not measured)" : "");
+    printf("%14.1f %14.1f %7.1f%% %5.1f%% %6.1f%% ", m->whole.us,
+           m->predictedUs, errorPct(m->predictedUs, m->whole.us),
+           m->whole.cvPct, m->spreadPct);
+    if (sum > 0)
+      printf("%14.1f %7.1f%%%s\n", sum,
+             m->whole.us > 0 ? 100 * sum / m->whole.us : 0,
+             missing ? " (some kernels not measured)" : "");
+    else /* none measured alone: no sum to compare */
+      printf("%14s %8s\n", "-", "-");
   }
   for (size_t i = 0; i < count; i++)
     if (!models[i].error[0] && models[i].numKernels) {
@@ -103,8 +114,7 @@ static void jsonKernel(FILE *out, const LpValidatedKernel *k,
             iso, set->items[k->shape].result.cvPct, errorPct(predicted, iso));
   else {
     fputs(", \"error\": ", out);
-    cmJsonPrintString(out, k->shape >= 0 ? set->items[k->shape].result.error
-                                         : "not measured");
+    cmJsonPrintString(out, notIsolatedWhy(k, set));
     fputc('}', out);
   }
 }
