@@ -3,6 +3,9 @@
 
 #include "ir_util.h"
 
+#include "mlir-c/BuiltinAttributes.h"
+
+#include <math.h>
 #include <string.h>
 
 double latValueBytes(const LatGraph *g, MlirValue v) {
@@ -146,7 +149,8 @@ typedef bool (*BufferTest)(const LatGraph *g, int kernel, MlirOperation op,
  * views of their source and initial values (tensor.empty, fills) to their
  * consumer's buffer, so neither is asked. */
 static double sumBuffers(const LatGraph *g, int kernel, int skip,
-                         double minBytes, BufferTest counts) {
+                         double minBytes, double maxBytes, double budget,
+                         BufferTest counts) {
   double bytes = 0;
   for (int i = g->kernels[kernel].root; i >= 0; i = g->nodes[i].nextInKernel) {
     const LatNode *n = &g->nodes[i];
@@ -156,7 +160,8 @@ static double sumBuffers(const LatGraph *g, int kernel, int skip,
     for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
       MlirValue v = latResult(n->op, r);
       double size = latValueBytes(g, v);
-      if (size >= minBytes && counts(g, kernel, n->op, r, v))
+      if (size >= minBytes && size < maxBytes && bytes + size <= budget &&
+          counts(g, kernel, n->op, r, v))
         bytes += size;
     }
   }
@@ -179,7 +184,53 @@ static bool isScratch(const LatGraph *g, int kernel, MlirOperation op,
  * `weightCopy`, or -1). A lowering that fuses ops allocates less than
  * this; the `loops` pipeline fuses none. */
 double latScratchBytes(const LatGraph *g, int kernel, int weightCopy) {
-  return sumBuffers(g, kernel, weightCopy, LAT_FRESH_BUFFER_BYTES, isScratch);
+  return sumBuffers(g, kernel, weightCopy, LAT_FRESH_BUFFER_BYTES, INFINITY,
+                    INFINITY, isScratch);
+}
+
+/* Each buffer must fit the largest free chunk (warmHeapBytes), and
+ * together they the free chunks' total, taken as the constants' bytes
+ * (ResNet-18 TOSA: 110 MB free in chunks of 0.5 MB and more for 46.7 MB of
+ * constants), buffers counted in op order. */
+double latWarmScratchBytes(const LatGraph *g, int kernel, int weightCopy) {
+  return g->warmHeapBytes > LAT_FRESH_BUFFER_BYTES
+             ? sumBuffers(g, kernel, weightCopy, LAT_FRESH_BUFFER_BYTES,
+                          g->warmHeapBytes, g->warmHeapBytes * 3 / 2, isScratch)
+             : 0;
+}
+
+/* True when attribute `a` is a splat of zero: LLVM emits it as zero-filled
+ * memory the JIT never copies. */
+static bool isZeroSplat(MlirAttribute a) {
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
+      !mlirDenseElementsAttrIsSplat(a))
+    return false;
+  MlirAttribute v = mlirDenseElementsAttrGetSplatValue(a);
+  if (mlirAttributeIsAFloat(v))
+    return mlirFloatAttrGetValueDouble(v) == 0;
+  return mlirAttributeIsAInteger(v) && mlirIntegerAttrGetValueInt(v) == 0;
+}
+
+/* Adds the bytes of a constant tensor (arith.constant, tosa.const: their
+ * data, elided or not, becomes the module's; a zero splat does not) to
+ * `*bytes`. */
+static MlirWalkResult addConstantBytes(MlirOperation op, void *bytes) {
+  bool arith = latOpIs(op, "arith.constant");
+  if ((!arith && !latOpIs(op, "tosa.const")) ||
+      mlirOperationGetNumResults(op) != 1 ||
+      isZeroSplat(mlirOperationGetAttributeByName(
+          op, mlirStringRefCreateFromCString(arith ? "value" : "values"))))
+    return MlirWalkResultAdvance;
+  LatShape s = latShapeOf(latResult(op, 0));
+  if (s.isTensor && !s.overflow)
+    *(double *)bytes += s.elements * (s.elementBytes > 0 ? s.elementBytes : 4);
+  return MlirWalkResultAdvance;
+}
+
+double latModuleWarmHeapBytes(MlirOperation module) {
+  double bytes = 0;
+  mlirOperationWalk(module, addConstantBytes, &bytes, MlirWalkPreOrder);
+  return bytes * 2 / 3;
 }
 
 /* How `v` leaves kernel `kernel` directly (not through a view): read by
@@ -217,5 +268,5 @@ static bool isFreshResult(const LatGraph *g, int kernel, MlirOperation op,
  * allocated and copied out alone as well, its pages in the measurement;
  * and the function's own results are the caller's buffers in both. */
 double latFreshResultBytes(const LatGraph *g, int kernel, double minBytes) {
-  return sumBuffers(g, kernel, -1, minBytes, isFreshResult);
+  return sumBuffers(g, kernel, -1, minBytes, INFINITY, INFINITY, isFreshResult);
 }

@@ -23,6 +23,19 @@ double latValueBytes(const LatGraph *graph, MlirValue v);
 /// -1.
 double latScratchBytes(const LatGraph *graph, int kernel, int weightCopy);
 
+/// Of latScratchBytes, the bytes of the buffers smaller than the graph's
+/// warm heap (warmHeapBytes), up to one and a half times it in all: carved
+/// from free chunks the JIT left, they get no new pages in a whole run.
+double latWarmScratchBytes(const LatGraph *graph, int kernel, int weightCopy);
+
+/// The largest free chunk a whole run of `module` finds in glibc's heap:
+/// two thirds of its constant tensors' bytes (zero splats aside). The JIT
+/// compiler copies them on their way to machine code and frees the copies,
+/// and glibc serves a buffer from such a chunk before it maps new pages
+/// (docs/profiling.md, "A whole run and its memory": the largest free chunk
+/// after the JIT was 0.67-1.05 of the constants' bytes on three models).
+double latModuleWarmHeapBytes(MlirOperation module);
+
 /// Bytes of the buffers of at least `minBytes` kernel `kernel` allocates
 /// for results that other kernels read and the function does not return:
 /// buffers of the whole run, which a kernel measured alone writes into the

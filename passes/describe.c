@@ -552,13 +552,13 @@ static void checkOp(MlirOperation op, const LatNode *node) {
              "latency: unknown op '%s': costed as a memory-bound copy", name);
     warnAt(op, text);
   }
+  if (sizeOverflows(op)) /* a result or an operand */
+    warnAt(op, "latency: tensor size overflows 64-bit: estimate unknown");
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
     LatShape s = latShapeOf(latResult(op, r));
     if (s.dynamic)
       warnAt(op, "latency: dynamic shape: dynamic dims counted as 1, the "
                  "estimate is a lower bound");
-    if (s.overflow)
-      warnAt(op, "latency: tensor size overflows 64-bit: estimate unknown");
     if (s.isTensor && s.elements == 0)
       latEmitRemark(mlirOperationGetLocation(op),
                     "latency: zero-sized tensor: no work");
@@ -692,6 +692,7 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   }
   k->bytes = boundaryBytes(g, kernel);
   k->scratchBytes = latScratchBytes(g, kernel, weightCopy);
+  k->warmScratchBytes = latWarmScratchBytes(g, kernel, weightCopy);
   if (warn) /* printing a location is costly; imagined kernels need none */
     latLocationText(root, k->loc, sizeof k->loc);
   if (warn)

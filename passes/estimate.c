@@ -17,6 +17,7 @@
 
 #include "latency/diagnostics.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,23 @@ static bool usesBuiltinWork(const char *type) {
          !strncmp(type, "cross_attention", 15);
 }
 
+/* What a table answer for kernel `k` holds for the scratch buffers a
+ * whole run carves from its warm heap (warmScratchBytes), us: the host
+ * measured the kernel alone with fresh pages for every buffer, which a
+ * whole run does not pay for these. At most nine tenths of the answer (a
+ * kernel is more than its pages). 0 when the answer never held them: a
+ * roofline's, whose query left them out, and rows of another kernel (an
+ * anchor's table, a conv as its implicit GEMM); and without the profile's
+ * scratch rate (device-wide: the rate the probe measured). */
+static double warmScratchUs(CmProfile profile, const LatKernel *k,
+                            const CmEstimate *est) {
+  double rate = cmProfileGetDeviceNumber(profile, "scratch_ns_per_byte", 0);
+  if (!(k->warmScratchBytes > 0) || !(rate > 0) ||
+      est->source == CM_SOURCE_ROOFLINE || est->viaAnchor || est->mapping)
+    return 0;
+  return fmin(k->warmScratchBytes * rate * 1e-3, 0.9 * est->latencyUs);
+}
+
 bool latKernelEstimate(CmProfile profile, const CmOptions *options,
                        LatKernel *k) {
   bool builtin = usesBuiltinWork(k->type);
@@ -74,8 +92,9 @@ bool latKernelEstimate(CmProfile profile, const CmOptions *options,
   int numFields = k->numFields < LAT_MAX_FIELDS ? k->numFields : LAT_MAX_FIELDS;
   memcpy(fields, k->fields, sizeof fields[0] * (size_t)numFields);
   char scratch[32];
-  if (k->scratchBytes > 0) {
-    snprintf(scratch, sizeof scratch, "%.17g", k->scratchBytes);
+  double freshScratch = k->scratchBytes - k->warmScratchBytes;
+  if (freshScratch > 0) {
+    snprintf(scratch, sizeof scratch, "%.17g", freshScratch);
     fields[numFields++] = (CmField){"scratch_bytes", scratch};
   }
   CmQuery query = {k->type, fields, (size_t)numFields, builtin ? -1 : k->flops,
@@ -88,7 +107,7 @@ bool latKernelEstimate(CmProfile profile, const CmOptions *options,
   if (cmProfileEstimate(profile, &query, options, &est, &err) != CM_OK ||
       est.source == CM_SOURCE_UNKNOWN)
     return false;
-  k->us = est.latencyUs;
+  k->us = est.latencyUs - warmScratchUs(profile, k, &est);
   k->source = est.source;
   k->method = est.method;
   k->confidence = est.confidence;
@@ -250,15 +269,19 @@ static void chargeColdWeights(const LatPass *e, LatFunctionReport *fn) {
  * at the profile's scratch_ns_per_byte: every one of 128 KiB or more when
  * the run maps every large buffer anew (`fresh-memory`: latency-profile
  * --validate --fresh-memory); left to glibc's own thresholds, only those
- * of 32 MiB or more (LAT_ALWAYS_MAPPED_BYTES), the rest mostly reused
- * warm (docs/profiling.md). Without the rate (every shipped GPU profile)
+ * of 32 MiB or more (LAT_ALWAYS_MAPPED_BYTES) that no free chunk the JIT
+ * left fits (warmHeapBytes), the rest mostly reused warm
+ * (docs/profiling.md). Without the rate (every shipped GPU profile)
  * nothing is charged. */
 static void chargeFreshResults(const LatPass *e, LatFunctionReport *fn) {
   double rate = cmProfileGetDeviceNumber(e->profile, "scratch_ns_per_byte", 0);
   if (!(rate > 0))
     return;
+  /* by default: what neither glibc's heap nor the JIT's free chunks
+     (the warm heap, buffers.h) can serve */
   double minBytes =
-      e->freshMemory ? LAT_FRESH_BUFFER_BYTES : LAT_ALWAYS_MAPPED_BYTES;
+      e->freshMemory ? LAT_FRESH_BUFFER_BYTES
+                     : fmax(LAT_ALWAYS_MAPPED_BYTES, fn->graph.warmHeapBytes);
   for (size_t i = 0; i < fn->graph.numKernels; i++) {
     LatKernel *k = &fn->graph.kernels[i];
     if (k->isCall || k->source == CM_SOURCE_UNKNOWN)

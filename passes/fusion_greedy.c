@@ -181,7 +181,7 @@ static double estimateAll(const LatFusionContext *c, LatGraph *g) {
 }
 
 /* The total of `body` partitioned by the profile's rules, built silently
- * beside `g` (whose inputs and precision it shares); -1 when out of
+ * beside `g` (whose inputs, precision and warm heap it shares); -1 when out of
  * memory. */
 static double rulesTotal(const LatFusionContext *c, const LatGraph *g,
                          MlirRegion body, size_t *kernels) {
@@ -190,6 +190,7 @@ static double rulesTotal(const LatFusionContext *c, const LatGraph *g,
     return -1;
   rules.precision = g->precision;
   rules.precisionBytes = g->precisionBytes;
+  rules.warmHeapBytes = g->warmHeapBytes;
   latGraphMatchPatterns(&rules, true);
   latGraphDetect(&rules, true, c->rules, c->rulesContext);
   for (size_t k = 0; k < rules.numKernels; k++)

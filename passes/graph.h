@@ -109,6 +109,9 @@ typedef struct {
   double flops, bytes;        /* work and boundary traffic                  */
   double scratchBytes;        /* buffers allocated inside, each of at least
                                  LAT_FRESH_BUFFER_BYTES (buffers.c)        */
+  double warmScratchBytes;    /* of scratchBytes, those small enough to be
+                                 carved from the warm heap (warmHeapBytes):
+                                 no new pages in a whole run               */
   double freshResultBytes;    /* its results of that size another kernel
                                  reads and the function does not return
                                  (buffers.c; counted when charged,
@@ -159,6 +162,8 @@ typedef struct {
   LatInputs inputs;      /* borrowed from the pass options           */
   const char *precision; /* float kernels are costed in it, or NULL */
   double precisionBytes; /* bytes per element of `precision`       */
+  double warmHeapBytes;  /* largest free heap chunk a whole run finds
+                            (latModuleWarmHeapBytes); 0: none       */
   void **slotKeys;       /* op pointer -> node index, open addressing */
   int *slotValues;
   size_t numSlots;

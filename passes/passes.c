@@ -11,6 +11,7 @@
 #include "latency/passes.h"
 
 #include "annotate.h"
+#include "buffers.h"
 #include "describe.h"
 #include "pass.h"
 
@@ -190,9 +191,12 @@ MlirLogicalResult latAnnotateLatency(MlirOperation module,
   pass.gains = options->gains;
   pass.freshMemory = options->freshMemory;
   bool ok = latPassDetect(&pass, mode == kFusionRules, &inputs);
+  /* a run that maps every large buffer anew (fresh-memory) has none */
+  double warmHeap = options->freshMemory ? 0 : latModuleWarmHeapBytes(module);
   for (long i = 0; ok && i < pass.count; i++) {
     pass.fns[i].graph.precision = precision;
     pass.fns[i].graph.precisionBytes = precisionBytes;
+    pass.fns[i].graph.warmHeapBytes = warmHeap;
     latGraphDescribe(&pass.fns[i].graph);
   }
   ok = ok && latPassLoadTables(&pass);

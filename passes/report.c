@@ -218,8 +218,10 @@ static void writeJson(FILE *f, const char *profile, const char *device,
               cmBoundGetName(kk->bound));
       if (kk->count != 1) /* loop trips; 0: a branch not counted */
         fprintf(f, ",\"count\":%.17g", kk->count);
-      if (kk->scratchBytes > 0) /* buffers mapped fresh per call */
+      if (kk->scratchBytes > 0) /* its own buffers of 128 KiB or more */
         fprintf(f, ",\"scratch_bytes\":%.17g", kk->scratchBytes);
+      if (kk->warmScratchBytes > 0) /* of those, carved from the warm heap */
+        fprintf(f, ",\"warm_scratch_bytes\":%.17g", kk->warmScratchBytes);
       if (kk->resultPagesUs > 0) /* part of latency_us: its results' pages */
         fprintf(f, ",\"result_pages_us\":%.17g,\"fresh_result_bytes\":%.17g",
                 kk->resultPagesUs, kk->freshResultBytes);
