@@ -31,8 +31,9 @@ enum { LAT_FRESH_BUFFER_BYTES = 128 * 1024 };
 /// when glibc is left to its own thresholds: its mmap threshold rises as
 /// mapped buffers are freed, to at most 32 MiB on 64-bit hosts
 /// (DEFAULT_MMAP_THRESHOLD_MAX, mallopt(3)), so smaller buffers end up
-/// served from a heap that keeps pages, and these never do (measured in
-/// docs/profiling.md, "A whole run and its memory").
+/// served from a heap that keeps pages, and these only from a free chunk
+/// the JIT left (LatGraph.warmHeapBytes; measured in docs/profiling.md, "A
+/// whole run and its memory").
 enum { LAT_ALWAYS_MAPPED_BYTES = 32 * 1024 * 1024 };
 
 typedef struct {
