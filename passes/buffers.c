@@ -5,7 +5,6 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 
-#include <math.h>
 #include <string.h>
 
 double latValueBytes(const LatGraph *g, MlirValue v) {
@@ -144,13 +143,20 @@ static bool ownsBuffer(MlirOperation op, intptr_t r) {
 typedef bool (*BufferTest)(const LatGraph *g, int kernel, MlirOperation op,
                            intptr_t r, MlirValue v);
 
+/* The part of a count that a whole run carves from the warm heap: each
+ * buffer smaller than `below`, `budget` at most in all, in op order. */
+typedef struct {
+  double below, budget;
+  double bytes;
+} WarmPart;
+
 /* Bytes of the results of kernel `kernel`'s nodes (but node `skip`, or -1)
- * of at least `minBytes` that `counts`. Views and slices bufferize to
- * views of their source and initial values (tensor.empty, fills) to their
- * consumer's buffer, so neither is asked. */
+ * of at least `minBytes` that `counts`, and in `warm` (or NULL) its warm
+ * part. Views and slices bufferize to views of their source and initial
+ * values (tensor.empty, fills) to their consumer's buffer, so neither is
+ * asked. */
 static double sumBuffers(const LatGraph *g, int kernel, int skip,
-                         double minBytes, double maxBytes, double budget,
-                         BufferTest counts) {
+                         double minBytes, BufferTest counts, WarmPart *warm) {
   double bytes = 0;
   for (int i = g->kernels[kernel].root; i >= 0; i = g->nodes[i].nextInKernel) {
     const LatNode *n = &g->nodes[i];
@@ -160,9 +166,11 @@ static double sumBuffers(const LatGraph *g, int kernel, int skip,
     for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
       MlirValue v = latResult(n->op, r);
       double size = latValueBytes(g, v);
-      if (size >= minBytes && size < maxBytes && bytes + size <= budget &&
-          counts(g, kernel, n->op, r, v))
-        bytes += size;
+      if (size < minBytes || !counts(g, kernel, n->op, r, v))
+        continue;
+      bytes += size;
+      if (warm && size < warm->below && warm->bytes + size <= warm->budget)
+        warm->bytes += size;
     }
   }
   return bytes;
@@ -182,21 +190,17 @@ static bool isScratch(const LatGraph *g, int kernel, MlirOperation op,
  * of its costed ops used only inside it (isScratch). A matmul's transposed
  * weight is priced as the transposed copy instead (weight_transposed: node
  * `weightCopy`, or -1). A lowering that fuses ops allocates less than
- * this; the `loops` pipeline fuses none. */
-double latScratchBytes(const LatGraph *g, int kernel, int weightCopy) {
-  return sumBuffers(g, kernel, weightCopy, LAT_FRESH_BUFFER_BYTES, INFINITY,
-                    INFINITY, isScratch);
-}
-
-/* Each buffer must fit the largest free chunk (warmHeapBytes), and
- * together they the free chunks' total, taken as the constants' bytes
- * (ResNet-18 TOSA: 110 MB free in chunks of 0.5 MB and more for 46.7 MB of
- * constants), buffers counted in op order. */
-double latWarmScratchBytes(const LatGraph *g, int kernel, int weightCopy) {
-  return g->warmHeapBytes > LAT_FRESH_BUFFER_BYTES
-             ? sumBuffers(g, kernel, weightCopy, LAT_FRESH_BUFFER_BYTES,
-                          g->warmHeapBytes, g->warmHeapBytes * 3 / 2, isScratch)
-             : 0;
+ * this; the `loops` pipeline fuses none. The warm part: each buffer must
+ * fit the largest free chunk (warmHeapBytes), and together they the free
+ * chunks' total, taken as the constants' bytes (ResNet-18 TOSA: 110 MB
+ * free in chunks of 0.5 MB and more for 46.7 MB of constants). */
+double latScratchBytes(const LatGraph *g, int kernel, int weightCopy,
+                       double *warmBytes) {
+  WarmPart warm = {g->warmHeapBytes, g->warmHeapBytes * 3 / 2, 0};
+  double bytes = sumBuffers(g, kernel, weightCopy, LAT_FRESH_BUFFER_BYTES,
+                            isScratch, &warm);
+  *warmBytes = warm.bytes;
+  return bytes;
 }
 
 /* True when attribute `a` is a splat of zero: LLVM emits it as zero-filled
@@ -268,5 +272,5 @@ static bool isFreshResult(const LatGraph *g, int kernel, MlirOperation op,
  * allocated and copied out alone as well, its pages in the measurement;
  * and the function's own results are the caller's buffers in both. */
 double latFreshResultBytes(const LatGraph *g, int kernel, double minBytes) {
-  return sumBuffers(g, kernel, -1, minBytes, INFINITY, INFINITY, isFreshResult);
+  return sumBuffers(g, kernel, -1, minBytes, isFreshResult, NULL);
 }

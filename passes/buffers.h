@@ -20,13 +20,11 @@ double latValueBytes(const LatGraph *graph, MlirValue v);
 /// Bytes of the buffers kernel `kernel` allocates inside and frees before
 /// it returns (its scratch), each of at least LAT_FRESH_BUFFER_BYTES;
 /// `weightCopy` is the node priced as a transposed weight copy instead, or
-/// -1.
-double latScratchBytes(const LatGraph *graph, int kernel, int weightCopy);
-
-/// Of latScratchBytes, the bytes of the buffers smaller than the graph's
-/// warm heap (warmHeapBytes), up to one and a half times it in all: carved
-/// from free chunks the JIT left, they get no new pages in a whole run.
-double latWarmScratchBytes(const LatGraph *graph, int kernel, int weightCopy);
+/// -1. `*warmBytes`: of those, the buffers smaller than the graph's warm
+/// heap (warmHeapBytes), up to one and a half times it in all: carved from
+/// free chunks the JIT left, they get no new pages in a whole run.
+double latScratchBytes(const LatGraph *graph, int kernel, int weightCopy,
+                       double *warmBytes);
 
 /// The largest free chunk a whole run of `module` finds in glibc's heap:
 /// two thirds of its constant tensors' bytes (zero splats aside). The JIT

@@ -691,8 +691,8 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
       addFieldText(k, "kv_dtype", k->costDtype);
   }
   k->bytes = boundaryBytes(g, kernel);
-  k->scratchBytes = latScratchBytes(g, kernel, weightCopy);
-  k->warmScratchBytes = latWarmScratchBytes(g, kernel, weightCopy);
+  k->scratchBytes =
+      latScratchBytes(g, kernel, weightCopy, &k->warmScratchBytes);
   if (warn) /* printing a location is costly; imagined kernels need none */
     latLocationText(root, k->loc, sizeof k->loc);
   if (warn)
