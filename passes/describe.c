@@ -543,8 +543,9 @@ static bool sizeOverflows(MlirOperation op) {
   return false;
 }
 
-/* Checks the shapes of a member op; warns at its location. */
-static void checkOp(MlirOperation op, const LatNode *node) {
+/* Checks the shapes of a member op (`overflows`: sizeOverflows of it);
+ * warns at its location. */
+static void checkOp(MlirOperation op, const LatNode *node, bool overflows) {
   char text[256], name[96];
   latOpName(op, name, sizeof name);
   if (node->cls.role == LAT_ROLE_UNKNOWN) {
@@ -552,7 +553,7 @@ static void checkOp(MlirOperation op, const LatNode *node) {
              "latency: unknown op '%s': costed as a memory-bound copy", name);
     warnAt(op, text);
   }
-  if (sizeOverflows(op)) /* a result or an operand */
+  if (overflows) /* a result or an operand */
     warnAt(op, "latency: tensor size overflows 64-bit: estimate unknown");
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
     LatShape s = latShapeOf(latResult(op, r));
@@ -646,9 +647,10 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   k->flops = 0;
   k->sizeOverflow = false;
   for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel) {
+    bool overflows = sizeOverflows(g->nodes[i].op);
     if (warn)
-      checkOp(g->nodes[i].op, &g->nodes[i]);
-    k->sizeOverflow |= sizeOverflows(g->nodes[i].op);
+      checkOp(g->nodes[i].op, &g->nodes[i], overflows);
+    k->sizeOverflow |= overflows;
     k->flops += opFlops(&g->nodes[i]);
   }
   const char *attention = NULL;
