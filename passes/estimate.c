@@ -76,9 +76,11 @@ static bool usesBuiltinWork(const char *type) {
  * scratch rate (device-wide: the rate the probe measured). */
 static double warmScratchUs(CmProfile profile, const LatKernel *k,
                             const CmEstimate *est) {
+  if (!(k->warmScratchBytes > 0) || est->source == CM_SOURCE_ROOFLINE ||
+      est->viaAnchor || est->mapping)
+    return 0;
   double rate = cmProfileGetDeviceNumber(profile, "scratch_ns_per_byte", 0);
-  if (!(k->warmScratchBytes > 0) || !(rate > 0) ||
-      est->source == CM_SOURCE_ROOFLINE || est->viaAnchor || est->mapping)
+  if (!(rate > 0))
     return 0;
   return fmin(k->warmScratchBytes * rate * 1e-3, 0.9 * est->latencyUs);
 }
