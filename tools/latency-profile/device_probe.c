@@ -160,7 +160,7 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
    * would otherwise be costed at f32's peak, several times what `loops`
    * reaches converting every half element; then the models' other floats */
   static const char *const always[] = {"f32", "f16", "bf16"};
-  for (int i = 0; i < 3; i++)
+  for (size_t i = 0; i < sizeof always / sizeof always[0]; i++)
     snprintf(out->dtypes[out->numDtypes++], sizeof out->dtypes[0], "%s",
              always[i]);
   for (int i = 0; i < numDtypes && out->numDtypes < LP_MAX_DTYPES; i++) {
