@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Bounds on the geometry (a 4 MiB 16-way L2 has 4096 sets): at most
@@ -106,4 +107,42 @@ double cmColumnWalkL1Sets(const CmCacheGeometry *g, double k,
     *at = 1;
   }
   return used;
+}
+
+const double cmWalkGridSets[CM_WALK_GRID_SETS] = {1, 4, 16, 64};
+const double cmWalkGridKs[CM_WALK_GRID_KS] = {256, 512, 1024, 2048, 4096, 8192};
+
+void cmWalkGridKey(char *out, size_t size, const char *dtype, int setsIndex,
+                   int kIndex) {
+  snprintf(out, size, "column_walk_grid_ns.%s.s%.0f.k%.0f", dtype,
+           cmWalkGridSets[setsIndex], cmWalkGridKs[kIndex]);
+}
+
+/* The grid interval [at, at + 1] holding `x`, and x's place in it along
+ * log2, 0 or 1 outside the grid. */
+static int bracket(const double *grid, int count, double x, double *t) {
+  int at = 0;
+  while (at < count - 2 && x > grid[at + 1])
+    at++;
+  double lo = log2(grid[at]), hi = log2(grid[at + 1]);
+  *t = x > 0 ? fmin(fmax((log2(x) - lo) / (hi - lo), 0), 1) : 0;
+  return at;
+}
+
+double cmWalkGridNs(CmWalkGridFn at, const void *context, double sets,
+                    double k) {
+  if (!at || !(sets > 0) || !(k > 0))
+    return NAN;
+  double ts, tk;
+  int s = bracket(cmWalkGridSets, CM_WALK_GRID_SETS, sets, &ts);
+  int j = bracket(cmWalkGridKs, CM_WALK_GRID_KS, k, &tk);
+  double ns = 0;
+  for (int ds = 0; ds < 2; ds++)
+    for (int dk = 0; dk < 2; dk++) {
+      double corner = at(context, s + ds, j + dk);
+      if (!(corner > 0))
+        return NAN;
+      ns += corner * (ds ? ts : 1 - ts) * (dk ? tk : 1 - tk);
+    }
+  return ns;
 }

@@ -16,10 +16,13 @@
  *   the weight (of K^T and V in attention's two products); where the
  *   column does not stay in L1 (latency/column_walk.h,
  *   with device.csv's cache geometry), the time per multiply-add is the
- *   level's `column_walk_ns_l2|mem` (per kernel and dtype, else per dtype:
- *   no dtype-free value, bf16 computes through conversions on a CPU), in
- *   L2 scaled along the L1 sets the column crowds, a floor under the
- *   memory side (calibrate_column_walk.c).
+ *   grid's rate at the L1 sets the column crowds and its length
+ *   (`column_walk_grid_ns`, measured by latency-profile's probes:
+ *   latency/column_walk.h), else the level's `column_walk_ns_l2|mem` (per
+ *   kernel and dtype, else per dtype: no dtype-free value, bf16 computes
+ *   through conversions on a CPU), in L2 scaled along the L1 sets the
+ *   column crowds; a floor under the memory side
+ *   (calibrate_column_walk.c).
  *
  * Both read the query's fields through its policy (a kernel without one,
  * attention without a table, gets neither), weight_transposed whatever the
@@ -138,10 +141,43 @@ static double l2SetsFactor(CmProfile profile, const char *kernel,
   return lawFactor(cmColumnWalkL1Sets(g, k, stride), slope, lo, hi);
 }
 
+/* The grid's point for the dtype in GridContext, from device.csv. */
+typedef struct {
+  CmProfile profile;
+  const char *dtype;
+} GridContext;
+
+static double gridPoint(const void *context, int setsIndex, int kIndex) {
+  const GridContext *c = context;
+  char key[160];
+  cmWalkGridKey(key, sizeof key, c->dtype, setsIndex, kIndex);
+  return cmProfileGetDeviceNumber(c->profile, key, NAN);
+}
+
+/* The time per multiply-add of a column of `k` elements `stride` bytes
+ * apart that spills L1 (`level` 2 or 3), ns: from the profile's measured
+ * grid when it has one for the dtype, else the level's fitted rate, in L2
+ * along the L1 sets; 0 when neither. */
+static double walkNs(CmProfile profile, const char *kernel, const char *dtype,
+                     const CmCacheGeometry *g, const double levelNs[2],
+                     int level, double k, double stride) {
+  GridContext grid = {profile, dtype};
+  double ns =
+      gridPoint(&grid, 0, 0) > 0
+          ? cmWalkGridNs(gridPoint, &grid, cmColumnWalkL1Sets(g, k, stride), k)
+          : NAN;
+  if (ns > 0)
+    return ns;
+  ns = levelNs[level - 2] > 0 ? levelNs[level - 2] : 0;
+  if (level == 2)
+    ns *= l2SetsFactor(profile, kernel, dtype, g, k, stride);
+  return ns;
+}
+
 /* The column walk of the kernel's products, us, and the highest level one
  * was priced at; 0 when every column stays in L1 or the profile has no
- * geometry or rate. The rates are looked up first: counting the columns is
- * the costly part. */
+ * geometry or rate. The fitted rates are looked up first: counting the
+ * columns is the costly part. */
 static double columnWalkUs(CmProfile profile, const char *kernel,
                            const char *dtype, CmValueFn value,
                            const void *context, int *level) {
@@ -151,7 +187,8 @@ static double columnWalkUs(CmProfile profile, const char *kernel,
     return 0;
   double ns[2] = {perDtypeNumber(profile, "column_walk_ns_l2", kernel, dtype),
                   perDtypeNumber(profile, "column_walk_ns_mem", kernel, dtype)};
-  if (!(ns[0] > 0) && !(ns[1] > 0))
+  GridContext grid = {profile, dtype};
+  if (!(ns[0] > 0) && !(ns[1] > 0) && !(gridPoint(&grid, 0, 0) > 0))
     return 0;
   CmCacheGeometry g = {
       cmProfileGetDeviceNumber(profile, "l1d_bytes", 0),
@@ -164,9 +201,8 @@ static double columnWalkUs(CmProfile profile, const char *kernel,
     const LoopProduct *p = &products[i];
     double stride = p->n * cmDtypeGetSize(dtype);
     int at = cmColumnWalkLevel(&g, p->k, stride);
-    double rate = at >= 2 ? ns[at - 2] : 0;
-    if (at == 2)
-      rate *= l2SetsFactor(profile, kernel, dtype, &g, p->k, stride);
+    double rate =
+        at >= 2 ? walkNs(profile, kernel, dtype, &g, ns, at, p->k, stride) : 0;
     double walk = p->batch * p->m * p->n * p->k * rate * 1e-3;
     if (rate > 0 && walk > 0) {
       us += walk;

@@ -328,6 +328,27 @@ TEST(spilled_columns_fit_the_walk_not_the_efficiency) {
   CHECK(lpColumnWalkUs(&d, &shapes[0]) == 0);
 }
 
+/* With the measured grid (column_walk_probe.c), the walk the weight-copy
+ * fit takes away is the grid's rate, as the cost model prices it: point
+ * (i, j) at 1 + j + 10 i ns, so n = 1024 at k = 4096 (one L1 set) walks
+ * at 5 ns, not at the fitted 40; n = 1000 (k = 512) stays in L1. */
+TEST(the_measured_grid_prices_the_walk_before_the_fitted_rates) {
+  LpShape shapes[9];
+  spilledShapes(shapes);
+  LpShapeSet set = {shapes, 9, 9};
+  LpDeviceNumbers d = device();
+  d.caches = (CmCacheGeometry){49152, 12, 1048576, 8, 64};
+  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
+    for (int j = 0; j < CM_WALK_GRID_KS; j++)
+      d.walkGridNs[i][j] = 1 + j + 10 * i;
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "column_walk_ns_mem.f32"), 40, 1e-9);
+  CHECK_NEAR(lpColumnWalkUs(&d, &shapes[8]), 8 * 1024 * 4096 * 5e-3, 1e-9);
+  CHECK(lpColumnWalkUs(&d, &shapes[3]) == 0);
+  d.walkGridNs[0][4] = 0; /* a point not measured: the fitted rate */
+  CHECK_NEAR(lpColumnWalkUs(&d, &shapes[8]), shapes[8].result.us, 1e-9);
+}
+
 /* L2 samples whose columns crowd 2, 8 and 64 of L1's sets (n = 512, 128
  * and 1000 f32, each at two k in L2) at 1.6 x (sets / 8) ^ -0.25 ns per
  * multiply-add: the slope and the sets' range are fitted, the rate at the
@@ -409,6 +430,7 @@ int main(void) {
       T(an_edge_sample_off_does_not_move_a_law),
       T(small_transposed_weights_fit_no_copy_rate),
       T(spilled_columns_fit_the_walk_not_the_efficiency),
+      T(the_measured_grid_prices_the_walk_before_the_fitted_rates),
       T(l2_walk_follows_the_l1_sets_its_column_crowds),
       T(one_bad_sample_does_not_move_a_law),
       T(without_caches_spilled_columns_are_efficiencies));

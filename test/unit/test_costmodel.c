@@ -9,6 +9,7 @@
 
 #include "latency/column_walk.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -519,6 +520,78 @@ TEST(spilled_weight_columns_set_the_matmul_roofline) {
   cmProfileDestroy(p);
 }
 
+/* The measured grid (latency/column_walk.h), point (i, j) at 1 + j + 10 i
+ * ns: exact on its points, linear in log2 sets and log2 k between them
+ * (sets 2 is halfway from 1 to 4), held at its edges outside, and no
+ * answer when a corner around the query is missing. */
+static double gridAt(const void *context, int setsIndex, int kIndex) {
+  const int *missing = context;
+  if (missing && missing[0] == setsIndex && missing[1] == kIndex)
+    return NAN;
+  return 1 + kIndex + 10 * setsIndex;
+}
+
+TEST(column_walk_grid_interpolates_in_log_sets_and_k) {
+  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 1, 256), 1, 1e-12);
+  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 16, 4096), 25, 1e-12);
+  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 2, 4096), 10, 1e-12);
+  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 64, 362.038672), 31.5, 1e-6);
+  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 8, 1448.15468), 18.5, 1e-6);
+  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 0.5, 100), 1, 1e-12); /* edges */
+  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 1000, 1e9), 36, 1e-12);
+  int missing[] = {1, 3}; /* sets 4, k 2048 */
+  CHECK(isnan(cmWalkGridNs(gridAt, missing, 2, 3000)));
+  CHECK(isnan(cmWalkGridNs(gridAt, missing, 4, 2048)));
+  CHECK_NEAR(cmWalkGridNs(gridAt, missing, 16, 256), 21, 1e-12);
+  CHECK(isnan(cmWalkGridNs(NULL, NULL, 1, 256)));
+  CHECK(isnan(cmWalkGridNs(gridAt, NULL, 0, 256)));
+  CHECK(isnan(cmWalkGridNs(gridAt, NULL, 1, NAN)));
+  char key[64];
+  cmWalkGridKey(key, sizeof key, "f32", 2, 5);
+  CHECK(!strcmp(key, "column_walk_grid_ns.f32.s16.k8192"));
+}
+
+/* With a grid for f32 in device.csv, a spilled f32 column is priced at the
+ * grid's rate, not its level's (4 ns per multiply-add for the matmul
+ * table's kernel beyond L2, kWalkDevice); n = 1024, k = 4096 crowds one
+ * L1 set (point 0, 4: 5 ns); n = 1280, k = 1448 four sets, halfway
+ * between k = 1024 and 2048 in log2 (13.5 ns). An f16 query, with no
+ * grid of its own, keeps its level's rate. */
+TEST(a_measured_grid_prices_the_walk_before_the_level_rates) {
+  char device[4096];
+  size_t used = snprintf(device, sizeof device, "%scolumn_walk_ns_mem.f16,3\n",
+                         kWalkDevice);
+  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
+    for (int j = 0; j < CM_WALK_GRID_KS; j++) {
+      char key[64];
+      cmWalkGridKey(key, sizeof key, "f32", i, j);
+      used += snprintf(device + used, sizeof device - used, "%s,%g\n", key,
+                       gridAt(NULL, i, j));
+    }
+  CHECK(used < sizeof device);
+  CmProfile p = profileWithDevice("column-walk-grid", NULL, kWalkTable, device);
+  CHECK(!cmProfileIsNull(p));
+  struct {
+    const char *dtype, *n, *k;
+    double ns;
+  } cases[] = {{"f32", "1024", "4096", 5},
+               {"f32", "1280", "1448.15468", 13.5},
+               {"f16", "1024", "4096", 3}};
+  for (int i = 0; i < 3; i++) {
+    CmField fields[] = {{"dtype", cases[i].dtype},
+                        {"m", "8"},
+                        {"n", cases[i].n},
+                        {"k", cases[i].k}};
+    CmQuery q = {"matmul", fields, 4, -1, -1};
+    CmEstimate e;
+    CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+    double macs = 8 * atof(cases[i].n) * atof(cases[i].k);
+    CHECK(e.source == CM_SOURCE_ROOFLINE);
+    CHECK_NEAR(e.memoryUs, macs * cases[i].ns * 1e-3, 1e-6 * e.memoryUs);
+  }
+  cmProfileDestroy(p);
+}
+
 /* Attention through loops runs two products per batch and head: Q K^T
  * walks columns of head_dim elements kv_len apart, P V columns of kv_len
  * elements head_dim apart. At seq = kv_len = 1024, head_dim 40 (SD's
@@ -836,6 +909,8 @@ int main(int argc, char **argv) {
                    T(column_walk_level_is_bounded_on_absurd_shapes),
                    T(column_walk_counts_the_l1_sets_a_column_crowds),
                    T(spilled_weight_columns_set_the_matmul_roofline),
+                   T(column_walk_grid_interpolates_in_log_sets_and_k),
+                   T(a_measured_grid_prices_the_walk_before_the_level_rates),
                    T(column_walk_under_the_memory_side_changes_nothing),
                    T(attention_walks_the_columns_of_its_two_products),
                    T(no_cache_geometry_no_column_walk),

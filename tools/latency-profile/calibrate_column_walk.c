@@ -174,10 +174,23 @@ void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *d) {
   free(scratch);
 }
 
+static double gridPoint(const void *context, int setsIndex, int kIndex) {
+  const LpDeviceNumbers *d = context;
+  return d->walkGridNs[setsIndex][kIndex];
+}
+
 double lpColumnWalkUs(const LpDeviceNumbers *d, const LpShape *s) {
   int level = lpColumnWalkLevel(d, s);
   if (level < 2)
     return 0;
+  double macs = macsOf(s);
+  /* the measured grid first, as costmodel/roofline_loop_matmul.c */
+  double grid =
+      !strcmp(lpShapeField(s, "dtype"), "f32")
+          ? cmWalkGridNs(gridPoint, d, l1SetsOf(d, s), lpShapeNumber(s, "k"))
+          : NAN;
+  if (grid > 0 && macs > 0)
+    return macs * grid * 1e-3;
   const char *key = level == 2 ? "column_walk_ns_l2" : "column_walk_ns_mem";
   const char *dtype = lpShapeField(s, "dtype");
   char scope[sizeof s->type + sizeof s->values[0] + 1];
@@ -190,6 +203,5 @@ double lpColumnWalkUs(const LpDeviceNumbers *d, const LpShape *s) {
   double sets = l1SetsOf(d, s);
   if (level == 2 && lo >= 1 && sets >= 1)
     ns *= cmClampedLawFactor(sets, slope, lo, hi);
-  double macs = macsOf(s);
   return ns > 0 && macs > 0 ? macs * ns * 1e-3 : 0;
 }

@@ -12,6 +12,7 @@
  *===----------------------------------------------------------------------===*/
 #include "device_probe.h"
 #include "cold_probe.h"
+#include "column_walk_probe.h"
 #include "host_caches.h"
 
 #include <string.h>
@@ -33,9 +34,12 @@ static bool writeText(const char *path, const char *text) {
   return fclose(out) == 0;
 }
 
-static void matmulText(int n, const char *dtype, char *out, size_t size) {
-  char t[64];
-  snprintf(t, sizeof t, "tensor<%dx%dx%s>", n, n, dtype);
+void lpMatmulProbeText(long m, long n, long k, const char *dtype, char *out,
+                       size_t size) {
+  char a[80], b[80], c[80];
+  snprintf(a, sizeof a, "tensor<%ldx%ldx%s>", m, k, dtype);
+  snprintf(b, sizeof b, "tensor<%ldx%ldx%s>", k, n, dtype);
+  snprintf(c, sizeof c, "tensor<%ldx%ldx%s>", m, n, dtype);
   snprintf(out, size,
            "func.func @probe(%%a: %s, %%b: %s) -> %s {\n"
            "  %%zero = arith.constant 0.0 : %s\n"
@@ -43,7 +47,7 @@ static void matmulText(int n, const char *dtype, char *out, size_t size) {
            "  %%c = linalg.fill ins(%%zero : %s) outs(%%e : %s) -> %s\n"
            "  %%r = linalg.matmul ins(%%a, %%b : %s, %s) outs(%%c : %s) -> %s\n"
            "  return %%r : %s\n}\n",
-           t, t, t, dtype, t, dtype, t, t, t, t, t, t, t);
+           a, b, c, dtype, c, dtype, c, c, a, b, c, c, c);
 }
 
 static void streamText(long n, char *out, size_t size) {
@@ -94,10 +98,8 @@ static const char emptyText[] =
     "func.func @probe(%a: tensor<1xf32>) -> tensor<1xf32> {\n"
     "  return %a : tensor<1xf32>\n}\n";
 
-/* Measures the probe in `text` (saved as kernelDir/probe-NAME.mlir);
- * returns its time in us, or 0 with a line to `log` when it failed. */
-static double probe(const LpMeasureConfig *config, const char *kernelDir,
-                    const char *name, const char *text, FILE *log) {
+double lpProbeText(const LpMeasureConfig *config, const char *kernelDir,
+                   const char *name, const char *text, FILE *log) {
   char path[4400];
   snprintf(path, sizeof path, "%s/probe-%s.mlir", kernelDir, name);
   LpMeasurement m;
@@ -119,7 +121,7 @@ double lpProbeStream(const LpMeasureConfig *config, const char *kernelDir,
                      const char *name, long elements, FILE *log) {
   char text[2048];
   streamText(elements, text, sizeof text);
-  return probe(config, kernelDir, name, text, log);
+  return lpProbeText(config, kernelDir, name, text, log);
 }
 
 /* A scratch buffer's cost per byte, ns: the chain of two streaming ops
@@ -131,7 +133,7 @@ static double probeScratch(const LpMeasureConfig *config, const char *kernelDir,
                            long elements, FILE *log) {
   char text[4096];
   scratchText(elements, text, sizeof text);
-  double chain = probe(config, kernelDir, "scratch", text, log);
+  double chain = lpProbeText(config, kernelDir, "scratch", text, log);
   double alone = chain > 0 ? lpProbeStream(config, kernelDir, "scratch-alone",
                                            elements, log)
                            : 0;
@@ -177,20 +179,25 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   char text[2048], name[32];
   double flops = 2.0 * sizes.matmul * sizes.matmul * sizes.matmul;
   for (int i = 0; i < out->numDtypes; i++) {
-    matmulText(sizes.matmul, out->dtypes[i], text, sizeof text);
+    lpMatmulProbeText(sizes.matmul, sizes.matmul, sizes.matmul, out->dtypes[i],
+                      text, sizeof text);
     snprintf(name, sizeof name, "matmul-%s", out->dtypes[i]);
-    double us = probe(config, kernelDir, name, text, log);
+    double us = lpProbeText(config, kernelDir, name, text, log);
     out->peakFlops[i] = us > 0 ? flops / (us * 1e-6) : 0;
   }
   double us = lpProbeStream(config, kernelDir, "stream", sizes.elements, log);
   double streamed = 2.0 * 4 * (double)sizes.elements; /* in and out */
   out->memBw = us > 0 ? streamed / (us * 1e-6) : 0;
-  out->launchUs = probe(config, kernelDir, "empty-call", emptyText, log);
+  out->launchUs = lpProbeText(config, kernelDir, "empty-call", emptyText, log);
   out->scratchNsPerByte = probeScratch(config, kernelDir, sizes.scratch, log);
   if (out->scratchNsPerByte > 0)
     fprintf(log, "  scratch pages %.3g ns per byte\n", out->scratchNsPerByte);
-  if (quick) /* the cold probes stream four times the LLC: seconds */
+  if (quick) { /* the cold probes stream four times the LLC: seconds */
     fprintf(log, "  probe cold weights   skipped (budget under 30 s)\n");
-  else
-    lpProbeColdWeights(config, kernelDir, us, streamed, out, log);
+    return;
+  }
+  lpProbeColdWeights(config, kernelDir, us, streamed, out, log);
+  /* only `loops` walks a matmul's weight column by column */
+  if (!strcmp(config->pipeline, "loops"))
+    lpProbeColumnWalk(config, kernelDir, out, log);
 }

@@ -11,7 +11,8 @@
 /// dtype of `dtypes` (f32 first), a streaming elementwise op over 64 MiB
 /// and an empty call (`quick`: a 128^3 matmul and 8 MiB); writes the probe
 /// modules under `kernelDir` and prints one line per probe to `log`; then,
-/// unless `quick`, what weights read from memory cost (cold_probe.h).
+/// unless `quick`, what weights read from memory cost (cold_probe.h) and,
+/// through `loops`, the column-walk grid (column_walk_probe.h).
 /// Probes that fail are left at 0.
 void lpProbeDevice(const LpMeasureConfig *config, bool quick,
                    const char *kernelDir, const char *const *dtypes,
@@ -22,5 +23,16 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
 /// with a line to `log` when it failed.
 double lpProbeStream(const LpMeasureConfig *config, const char *kernelDir,
                      const char *name, long elements, FILE *log);
+
+/// Measures the probe in `text` (saved as kernelDir/probe-NAME.mlir);
+/// returns the time of one call in us, or 0 with a line to `log` when it
+/// failed.
+double lpProbeText(const LpMeasureConfig *config, const char *kernelDir,
+                   const char *name, const char *text, FILE *log);
+
+/// Writes into `out` a probe function `@probe` multiplying an m x k by a
+/// k x n `dtype` tensor.
+void lpMatmulProbeText(long m, long n, long k, const char *dtype, char *out,
+                       size_t size);
 
 #endif /* LATENCY_PROFILE_DEVICE_PROBE_H */

@@ -226,6 +226,13 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
             "l1d_bytes,%.0f\nl1d_ways,%.0f\nl2_bytes,%.0f\nl2_ways,%.0f\n"
             "cache_line_bytes,%.0f\n",
             c->l1Bytes, c->l1Ways, c->l2Bytes, c->l2Ways, c->lineBytes);
+  char key[160];
+  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
+    for (int j = 0; j < CM_WALK_GRID_KS; j++)
+      if (d->walkGridNs[i][j] > 0) {
+        cmWalkGridKey(key, sizeof key, "f32", i, j);
+        fprintf(out, "%s,%.6g\n", key, d->walkGridNs[i][j]);
+      }
   /* The pipelines run constant work (a transposed constant weight) on every
      call, TOSA's excepted: the pass then keeps it as kernels. */
   fputs("fold_constants,0\n", out);
@@ -263,8 +270,10 @@ bool lpWriteProfile(const char *dir, const LpShapeSet *shapes,
   LpDeviceNumbers fitted = *device;
   /* the column walk is how `loops` runs a matmul (latency/column_walk.h);
      other pipelines tile it, and their matmuls keep one efficiency law */
-  if (strcmp(info->pipeline, "loops"))
+  if (strcmp(info->pipeline, "loops")) {
     fitted.caches = (CmCacheGeometry){0};
+    memset(fitted.walkGridNs, 0, sizeof fitted.walkGridNs);
+  }
   lpFitEfficiencies(shapes, &fitted);
   return writeDevice(dir, info, &fitted, err, size) &&
          lpCopyFile(rulesPath, path, err, size) &&

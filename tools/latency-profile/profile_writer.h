@@ -35,15 +35,18 @@ typedef struct {
   /* MLIR spelling, copied: the shapes' fields it came from move when the
    * sweep grows the shape set. */
   char dtypes[LP_MAX_DTYPES][16];
-  double peakFlops[LP_MAX_DTYPES];     /* FLOP/s of a large matmul  */
-  double memBw;                        /* bytes/s of a streaming op */
-  double launchUs;                     /* an empty call, us         */
-  double scratchNsPerByte;             /* fresh scratch pages, ns/B */
-  double llcBytes;                     /* last-level cache (sysfs)  */
-  double coldNsPerByte;                /* streaming: memory over cache, ns/B */
-  double coldMatmulNsPerByte;          /* a matmul's weight read cold, ns/B  */
-  double coldTransposeNsPerByte;       /* read through a transpose, ns/B     */
-  CmCacheGeometry caches;              /* L1 / L2 (sysconf); 0 when unknown  */
+  double peakFlops[LP_MAX_DTYPES]; /* FLOP/s of a large matmul  */
+  double memBw;                    /* bytes/s of a streaming op */
+  double launchUs;                 /* an empty call, us         */
+  double scratchNsPerByte;         /* fresh scratch pages, ns/B */
+  double llcBytes;                 /* last-level cache (sysfs)  */
+  double coldNsPerByte;            /* streaming: memory over cache, ns/B */
+  double coldMatmulNsPerByte;      /* a matmul's weight read cold, ns/B  */
+  double coldTransposeNsPerByte;   /* read through a transpose, ns/B     */
+  CmCacheGeometry caches;          /* L1 / L2 (sysconf); 0 when unknown  */
+  /* f32 ns per multiply-add on the column-walk grid (column_walk_probe.c);
+   * 0 where not measured */
+  double walkGridNs[CM_WALK_GRID_SETS][CM_WALK_GRID_KS];
   int numFitted;                       /* fitted efficiencies below */
   char fittedKeys[LP_MAX_FITTED][224]; /* compute_efficiency.<type>... */
   double fittedValues[LP_MAX_FITTED];
@@ -77,8 +80,9 @@ void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *device);
 int lpColumnWalkLevel(const LpDeviceNumbers *device, const LpShape *s);
 
 /// What the roofline adds for the walk of shape `s`'s weight columns, us:
-/// its multiply-adds at the fitted `column_walk_ns_*` of its level, as the
-/// cost model looks them up; 0 when its column stays in L1 or no rate fits.
+/// its multiply-adds at the measured grid's rate (f32), else the fitted
+/// `column_walk_ns_*` of its level, as the cost model looks them up; 0 when
+/// its column stays in L1 or no rate fits.
 double lpColumnWalkUs(const LpDeviceNumbers *device, const LpShape *s);
 
 /// From the matmuls of `set` that transpose a weight of at least

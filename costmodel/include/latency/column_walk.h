@@ -9,12 +9,14 @@
  * the column to a few sets (n = 1024 f32: one set of L1's 64), where a
  * column of 13 lines already overflows a 12-way L1. Measured on the
  * project's EPYC VM through `loops`: 0.45-0.6 ns per multiply-add when the
- * column stays in L1, 0.5-1.5 in L2, 2-3 beyond (docs/profiling.md, "The
- * column walk").
+ * column stays in L1, 0.5-1.5 in L2, 2-8 beyond, by the sets it crowds and
+ * its length (docs/profiling.md, "The column walk"; the grid below).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef LATENCY_COLUMN_WALK_H
 #define LATENCY_COLUMN_WALK_H
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,6 +49,35 @@ int cmColumnWalkLevel(const CmCacheGeometry *geometry, double k,
 /// ways elements; allocates nothing.
 double cmColumnWalkL1Sets(const CmCacheGeometry *geometry, double k,
                           double strideBytes);
+
+/// The column-walk grid: latency-profile times a matmul of a few rows on
+/// every point of (L1 sets the column crowds) x (column length k), f32,
+/// and device.csv keeps the time per multiply-add as
+/// `column_walk_grid_ns.<dtype>.s<sets>.k<k>`. Where a column lives is
+/// decided by caches indexed by physical addresses beyond L1, by the TLB
+/// and by prefetchers, which no count of virtual sets follows; these two
+/// numbers are what the measured rates line up on (docs/profiling.md, "The
+/// column walk's grid"): on the project's VM 3.2 ns at one set and k = 768,
+/// 7 at one set and k >= 2048, 2 at four sets and k = 2048-4096, 0.7 at 32
+/// sets up to k = 4096.
+enum { CM_WALK_GRID_SETS = 4, CM_WALK_GRID_KS = 6 };
+extern const double cmWalkGridSets[CM_WALK_GRID_SETS]; /* 1, 4, 16, 64 */
+extern const double cmWalkGridKs[CM_WALK_GRID_KS];     /* 256 ... 8192  */
+
+/// Writes the device.csv key of grid point (sets index, k index) for
+/// `dtype` into `out`.
+void cmWalkGridKey(char *out, size_t size, const char *dtype, int setsIndex,
+                   int kIndex);
+
+/// A grid point's ns per multiply-add; <= 0 or NAN when not measured.
+typedef double (*CmWalkGridFn)(const void *context, int setsIndex, int kIndex);
+
+/// Returns the time per multiply-add of a column crowding `sets` of L1's
+/// sets, `k` long: linear in log2 sets and log2 k between the four grid
+/// points around it, at the grid's edge outside it (the grid's last k is
+/// past every cache's reach). NAN when one of the four is not measured.
+double cmWalkGridNs(CmWalkGridFn at, const void *context, double sets,
+                    double k);
 
 #ifdef __cplusplus
 }

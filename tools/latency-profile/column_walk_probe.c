@@ -1,0 +1,65 @@
+/*===- column_walk_probe.c - a loop-lowered matmul's column walk, measured -===*
+ *
+ * Fitting the walk's rate from the profiled models' own matmuls left it to
+ * the few shapes those models have: two samples beyond L2 for the bundled
+ * BERT-base, whose median (2.4 ns per multiply-add) was 0.55-1.45x what
+ * BERT at another length, BERT-large or a Llama layer walk. Measured on the
+ * project's VM (m = 2 and 8, 54 shapes of n in 768..11008 and k in
+ * 768..8192; docs/profiling.md, "The column walk's grid"), the rate follows
+ * two numbers and not the virtual L2 sets the level count uses:
+ *
+ * - the L1 sets the column crowds, which are its lines' offsets within a
+ *   page: the part of every physically indexed cache (L2, L3) a column can
+ *   use is proportional to them, as the page's frame is random. n = 1024,
+ *   3072 and 5120 (one set each) walk at the same rate, though they crowd
+ *   32 virtual L2 sets and n = 4096 crowds 8;
+ * - the column's length k: at one set, 3.2 ns at k = 768, 4.5 at 1024,
+ *   6.4-7.5 from 2048 on; at four sets (n = 768, 2304, 11008), 1.1-1.7 up
+ *   to k = 1024, 1.8-2.1 to 4096; at 32 sets (n = 1056), 0.66-0.9 up to
+ *   4096 and 4.6 at 8192.
+ *
+ * So the probes are a grid over those two, and the cost model interpolates
+ * between its points (latency/column_walk.h). Each probe's row width puts
+ * its column one page plus a page / sets apart: a set's worth of lines
+ * (64 B) per element for every set count, one element per page, as a
+ * transformer's weights (n >= 1024) have.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "column_walk_probe.h"
+#include "device_probe.h"
+
+#include "latency/column_walk.h"
+
+/* the rows of every probe: a few tokens */
+enum { kRows = 8 };
+
+/* The f32 row width whose column crowds `sets` of L1's sets, one element per
+ * page-sized way; 0 when the geometry cannot place it. */
+static long rowWidthFor(const CmCacheGeometry *g, double sets) {
+  double way = g->l1Ways > 0 ? g->l1Bytes / g->l1Ways : 0;
+  double stride = sets == 1 ? way : way + way / sets;
+  long n = (long)(stride / 4);
+  bool placed = way > 0 && n * 4.0 == stride &&
+                cmColumnWalkL1Sets(g, cmWalkGridKs[0], stride) == sets;
+  return placed ? n : 0;
+}
+
+void lpProbeColumnWalk(const LpMeasureConfig *config, const char *kernelDir,
+                       LpDeviceNumbers *out, FILE *log) {
+  char text[2048], name[48];
+  for (int i = 0; i < CM_WALK_GRID_SETS; i++) {
+    long n = rowWidthFor(&out->caches, cmWalkGridSets[i]);
+    if (!n) {
+      fprintf(log, "  probe column walk over %.0f sets: no such width\n",
+              cmWalkGridSets[i]);
+      continue;
+    }
+    for (int j = 0; j < CM_WALK_GRID_KS; j++) {
+      long k = (long)cmWalkGridKs[j];
+      lpMatmulProbeText(kRows, n, k, "f32", text, sizeof text);
+      snprintf(name, sizeof name, "walk-s%.0f-k%ld", cmWalkGridSets[i], k);
+      double us = lpProbeText(config, kernelDir, name, text, log);
+      out->walkGridNs[i][j] = us * 1e3 / ((double)kRows * n * k);
+    }
+  }
+}

@@ -1,0 +1,18 @@
+/*===- column_walk_probe.h - a loop-lowered matmul's column walk, measured
+ * -===*/
+#ifndef LATENCY_PROFILE_COLUMN_WALK_PROBE_H
+#define LATENCY_PROFILE_COLUMN_WALK_PROBE_H
+
+#include "measure.h"
+#include "profile_writer.h"
+
+#include <stdio.h>
+
+/// Times, through `config`'s pipeline, an 8-row f32 matmul at every point of
+/// the column-walk grid (latency/column_walk.h) and keeps its time per
+/// multiply-add in `out->walkGridNs`; a point whose probe fails, or that
+/// `out->caches` cannot place, stays 0. One line per probe to `log`.
+void lpProbeColumnWalk(const LpMeasureConfig *config, const char *kernelDir,
+                       LpDeviceNumbers *out, FILE *log);
+
+#endif /* LATENCY_PROFILE_COLUMN_WALK_PROBE_H */
