@@ -110,7 +110,10 @@ double cmColumnWalkL1Sets(const CmCacheGeometry *g, double k,
 }
 
 const double cmWalkGridSets[CM_WALK_GRID_SETS] = {1, 4, 16, 64};
-const double cmWalkGridKs[CM_WALK_GRID_KS] = {256, 512, 1024, 2048, 4096, 8192};
+/* 32: short enough that `-O3` unrolls the column and vectorizes along the
+ * row (0.06 ns a multiply-add at n = 1024); 40: the walk again (1.3) */
+const double cmWalkGridKs[CM_WALK_GRID_KS] = {32,  40,   64,   128,  256,
+                                              512, 1024, 2048, 4096, 8192};
 
 void cmWalkGridKey(char *out, size_t size, const char *dtype, int setsIndex,
                    int kIndex) {
@@ -139,10 +142,13 @@ double cmWalkGridNs(CmWalkGridFn at, const void *context, double sets,
   double ns = 0;
   for (int ds = 0; ds < 2; ds++)
     for (int dk = 0; dk < 2; dk++) {
+      double weight = (ds ? ts : 1 - ts) * (dk ? tk : 1 - tk);
+      if (weight == 0) /* on a grid line: its neighbour need not exist */
+        continue;
       double corner = at(context, s + ds, j + dk);
-      if (!(corner > 0))
+      if (!(corner > 0) || isinf(corner)) /* a hand-made device.csv */
         return NAN;
-      ns += corner * (ds ? ts : 1 - ts) * (dk ? tk : 1 - tk);
+      ns += corner * weight;
     }
   return ns;
 }

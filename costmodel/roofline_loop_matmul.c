@@ -163,9 +163,7 @@ static double walkNs(CmProfile profile, const char *kernel, const char *dtype,
                      int level, double k, double stride) {
   GridContext grid = {profile, dtype};
   double ns =
-      gridPoint(&grid, 0, 0) > 0
-          ? cmWalkGridNs(gridPoint, &grid, cmColumnWalkL1Sets(g, k, stride), k)
-          : NAN;
+      cmWalkGridNs(gridPoint, &grid, cmColumnWalkL1Sets(g, k, stride), k);
   if (ns > 0)
     return ns;
   ns = levelNs[level - 2] > 0 ? levelNs[level - 2] : 0;
@@ -176,8 +174,8 @@ static double walkNs(CmProfile profile, const char *kernel, const char *dtype,
 
 /* The column walk of the kernel's products, us, and the highest level one
  * was priced at; 0 when every column stays in L1 or the profile has no
- * geometry or rate. The fitted rates are looked up first: counting the
- * columns is the costly part. */
+ * geometry or rate. A profile without an L1 (a GPU's) stops at the first
+ * lookup: counting the columns is the costly part. */
 static double columnWalkUs(CmProfile profile, const char *kernel,
                            const char *dtype, CmValueFn value,
                            const void *context, int *level) {
@@ -185,14 +183,13 @@ static double columnWalkUs(CmProfile profile, const char *kernel,
   int count = loopProductsOf(kernel, value, context, products);
   if (!count)
     return 0;
+  double l1Bytes = cmProfileGetDeviceNumber(profile, "l1d_bytes", 0);
+  if (!(l1Bytes > 0))
+    return 0;
   double ns[2] = {perDtypeNumber(profile, "column_walk_ns_l2", kernel, dtype),
                   perDtypeNumber(profile, "column_walk_ns_mem", kernel, dtype)};
-  GridContext grid = {profile, dtype};
-  if (!(ns[0] > 0) && !(ns[1] > 0) && !(gridPoint(&grid, 0, 0) > 0))
-    return 0;
   CmCacheGeometry g = {
-      cmProfileGetDeviceNumber(profile, "l1d_bytes", 0),
-      cmProfileGetDeviceNumber(profile, "l1d_ways", 0),
+      l1Bytes, cmProfileGetDeviceNumber(profile, "l1d_ways", 0),
       cmProfileGetDeviceNumber(profile, "l2_bytes", 0),
       cmProfileGetDeviceNumber(profile, "l2_ways", 0),
       cmProfileGetDeviceNumber(profile, "cache_line_bytes", 0)};
@@ -204,7 +201,7 @@ static double columnWalkUs(CmProfile profile, const char *kernel,
     double rate =
         at >= 2 ? walkNs(profile, kernel, dtype, &g, ns, at, p->k, stride) : 0;
     double walk = p->batch * p->m * p->n * p->k * rate * 1e-3;
-    if (rate > 0 && walk > 0) {
+    if (rate > 0 && walk > 0 && isfinite(walk)) { /* a hand-made rate */
       us += walk;
       *level = at > *level ? at : *level;
     }

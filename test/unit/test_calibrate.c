@@ -328,10 +328,13 @@ TEST(spilled_columns_fit_the_walk_not_the_efficiency) {
   CHECK(lpColumnWalkUs(&d, &shapes[0]) == 0);
 }
 
-/* With the measured grid (column_walk_probe.c), the walk the weight-copy
- * fit takes away is the grid's rate, as the cost model prices it: point
- * (i, j) at 1 + j + 10 i ns, so n = 1024 at k = 4096 (one L1 set) walks
- * at 5 ns, not at the fitted 40; n = 1000 (k = 512) stays in L1. */
+/* With the measured grid (column_walk_probe.c), lpColumnWalkUs (the walk
+ * the weight-copy fit subtracts from a transposed matmul's time) prices a
+ * spilled column at the grid's rate, as the cost model does: point (i, j)
+ * at 1 + j + 10 i ns, so n = 1024 at k = 4096 (one L1 set, point 0, 8)
+ * walks at 9 ns, not at the fitted 40, and n = 512 at k = 256 (two sets,
+ * halfway between points 0, 4 and 1, 4 in log2) at 10; a point not
+ * measured leaves the fitted rate. */
 TEST(the_measured_grid_prices_the_walk_before_the_fitted_rates) {
   LpShape shapes[9];
   spilledShapes(shapes);
@@ -343,9 +346,9 @@ TEST(the_measured_grid_prices_the_walk_before_the_fitted_rates) {
       d.walkGridNs[i][j] = 1 + j + 10 * i;
   lpFitEfficiencies(&set, &d);
   CHECK_NEAR(fitted(&d, "column_walk_ns_mem.f32"), 40, 1e-9);
-  CHECK_NEAR(lpColumnWalkUs(&d, &shapes[8]), 8 * 1024 * 4096 * 5e-3, 1e-9);
-  CHECK(lpColumnWalkUs(&d, &shapes[3]) == 0);
-  d.walkGridNs[0][4] = 0; /* a point not measured: the fitted rate */
+  CHECK_NEAR(lpColumnWalkUs(&d, &shapes[8]), 8 * 1024 * 4096 * 9e-3, 1e-9);
+  CHECK_NEAR(lpColumnWalkUs(&d, &shapes[5]), 8 * 512 * 256 * 10e-3, 1e-9);
+  d.walkGridNs[0][8] = 0; /* a point not measured: the fitted rate */
   CHECK_NEAR(lpColumnWalkUs(&d, &shapes[8]), shapes[8].result.us, 1e-9);
 }
 

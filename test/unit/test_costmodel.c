@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -523,72 +524,104 @@ TEST(spilled_weight_columns_set_the_matmul_roofline) {
 /* The measured grid (latency/column_walk.h), point (i, j) at 1 + j + 10 i
  * ns: exact on its points, linear in log2 sets and log2 k between them
  * (sets 2 is halfway from 1 to 4), held at its edges outside, and no
- * answer when a corner around the query is missing. */
+ * answer when a corner around the query is missing, infinite or negative. */
+typedef struct {
+  int setsIndex, kIndex;
+  double value;
+} GridHole;
+
 static double gridAt(const void *context, int setsIndex, int kIndex) {
-  const int *missing = context;
-  if (missing && missing[0] == setsIndex && missing[1] == kIndex)
-    return NAN;
+  const GridHole *hole = context;
+  if (hole && hole->setsIndex == setsIndex && hole->kIndex == kIndex)
+    return hole->value;
   return 1 + kIndex + 10 * setsIndex;
 }
 
 TEST(column_walk_grid_interpolates_in_log_sets_and_k) {
-  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 1, 256), 1, 1e-12);
-  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 16, 4096), 25, 1e-12);
-  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 2, 4096), 10, 1e-12);
-  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 64, 362.038672), 31.5, 1e-6);
-  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 8, 1448.15468), 18.5, 1e-6);
-  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 0.5, 100), 1, 1e-12); /* edges */
-  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 1000, 1e9), 36, 1e-12);
-  int missing[] = {1, 3}; /* sets 4, k 2048 */
-  CHECK(isnan(cmWalkGridNs(gridAt, missing, 2, 3000)));
-  CHECK(isnan(cmWalkGridNs(gridAt, missing, 4, 2048)));
-  CHECK_NEAR(cmWalkGridNs(gridAt, missing, 16, 256), 21, 1e-12);
+  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 1, 256), 5, 1e-12);
+  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 16, 4096), 29, 1e-12);
+  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 2, 4096), 14, 1e-12);
+  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 64, 362.038672), 35.5, 1e-6);
+  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 8, 1448.15468), 22.5, 1e-6);
+  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 0.5, 10), 1, 1e-12); /* edges */
+  CHECK_NEAR(cmWalkGridNs(gridAt, NULL, 1000, 1e9), 40, 1e-12);
+  GridHole missing = {1, 7, NAN}; /* sets 4, k 2048 */
+  CHECK(isnan(cmWalkGridNs(gridAt, &missing, 2, 3000)));
+  CHECK(isnan(cmWalkGridNs(gridAt, &missing, 4, 2048)));
+  CHECK_NEAR(cmWalkGridNs(gridAt, &missing, 16, 256), 25, 1e-12);
+  GridHole infinite = {1, 7, INFINITY}, negative = {1, 7, -1};
+  CHECK(isnan(cmWalkGridNs(gridAt, &infinite, 2, 3000)));
+  CHECK(isnan(cmWalkGridNs(gridAt, &negative, 2, 3000)));
   CHECK(isnan(cmWalkGridNs(NULL, NULL, 1, 256)));
   CHECK(isnan(cmWalkGridNs(gridAt, NULL, 0, 256)));
   CHECK(isnan(cmWalkGridNs(gridAt, NULL, 1, NAN)));
   char key[64];
-  cmWalkGridKey(key, sizeof key, "f32", 2, 5);
+  cmWalkGridKey(key, sizeof key, "f32", 2, 9);
   CHECK(!strcmp(key, "column_walk_grid_ns.f32.s16.k8192"));
+}
+
+/* kWalkDevice with an f16 memory rate and the f32 grid of gridAt, point
+ * (0, 8) (one set, k = 4096) written as `hole` ("" leaves it out). */
+static void gridDevice(char *out, size_t size, const char *hole) {
+  size_t used =
+      snprintf(out, size, "%scolumn_walk_ns_mem.f16,3\n", kWalkDevice);
+  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
+    for (int j = 0; j < CM_WALK_GRID_KS; j++) {
+      char key[64], value[32];
+      cmWalkGridKey(key, sizeof key, "f32", i, j);
+      snprintf(value, sizeof value, "%g", gridAt(NULL, i, j));
+      bool isHole = i == 0 && j == 8;
+      if (!isHole || *hole)
+        used += snprintf(out + used, size - used, "%s,%s\n", key,
+                         isHole ? hole : value);
+    }
+  CHECK(used < size);
+}
+
+static CmEstimate askWalk(CmProfile p, const char *dtype, const char *n,
+                          const char *k) {
+  CmField fields[] = {{"dtype", dtype}, {"m", "8"}, {"n", n}, {"k", k}};
+  CmQuery q = {"matmul", fields, 4, -1, -1};
+  CmEstimate e;
+  memset(&e, 0, sizeof e);
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  CHECK(e.source == CM_SOURCE_ROOFLINE);
+  return e;
 }
 
 /* With a grid for f32 in device.csv, a spilled f32 column is priced at the
  * grid's rate, not its level's (4 ns per multiply-add for the matmul
  * table's kernel beyond L2, kWalkDevice); n = 1024, k = 4096 crowds one
- * L1 set (point 0, 4: 5 ns); n = 1280, k = 1448 four sets, halfway
- * between k = 1024 and 2048 in log2 (13.5 ns). An f16 query, with no
- * grid of its own, keeps its level's rate. */
+ * L1 set (point 0, 8: 9 ns); n = 1280, k = 1448 four sets, halfway
+ * between k = 1024 and 2048 in log2 (17.5 ns). An f16 query, with no
+ * grid of its own, keeps its level's rate; so does an f32 one whose grid
+ * point is missing. A rate so large the walk overflows is no walk. */
 TEST(a_measured_grid_prices_the_walk_before_the_level_rates) {
   char device[4096];
-  size_t used = snprintf(device, sizeof device, "%scolumn_walk_ns_mem.f16,3\n",
-                         kWalkDevice);
-  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
-    for (int j = 0; j < CM_WALK_GRID_KS; j++) {
-      char key[64];
-      cmWalkGridKey(key, sizeof key, "f32", i, j);
-      used += snprintf(device + used, sizeof device - used, "%s,%g\n", key,
-                       gridAt(NULL, i, j));
-    }
-  CHECK(used < sizeof device);
+  gridDevice(device, sizeof device, "8");
   CmProfile p = profileWithDevice("column-walk-grid", NULL, kWalkTable, device);
   CHECK(!cmProfileIsNull(p));
   struct {
     const char *dtype, *n, *k;
     double ns;
-  } cases[] = {{"f32", "1024", "4096", 5},
-               {"f32", "1280", "1448.15468", 13.5},
+  } cases[] = {{"f32", "1024", "4096", 9},
+               {"f32", "1280", "1448.15468", 17.5},
                {"f16", "1024", "4096", 3}};
   for (int i = 0; i < 3; i++) {
-    CmField fields[] = {{"dtype", cases[i].dtype},
-                        {"m", "8"},
-                        {"n", cases[i].n},
-                        {"k", cases[i].k}};
-    CmQuery q = {"matmul", fields, 4, -1, -1};
-    CmEstimate e;
-    CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+    CmEstimate e = askWalk(p, cases[i].dtype, cases[i].n, cases[i].k);
     double macs = 8 * atof(cases[i].n) * atof(cases[i].k);
-    CHECK(e.source == CM_SOURCE_ROOFLINE);
     CHECK_NEAR(e.memoryUs, macs * cases[i].ns * 1e-3, 1e-6 * e.memoryUs);
   }
+  cmProfileDestroy(p);
+  gridDevice(device, sizeof device, "");
+  p = profileWithDevice("column-walk-grid-hole", NULL, kWalkTable, device);
+  CHECK_NEAR(askWalk(p, "f32", "1024", "4096").memoryUs, 8 * 1024 * 4096 * 4e-3,
+             1e-6);
+  cmProfileDestroy(p);
+  gridDevice(device, sizeof device, "1e308");
+  p = profileWithDevice("column-walk-grid-huge", NULL, kWalkTable, device);
+  CmEstimate e = askWalk(p, "f32", "1024", "4096");
+  CHECK(isfinite(e.latencyUs) && !strstr(e.reason, "weight column"));
   cmProfileDestroy(p);
 }
 

@@ -183,19 +183,19 @@ double lpColumnWalkUs(const LpDeviceNumbers *d, const LpShape *s) {
   int level = lpColumnWalkLevel(d, s);
   if (level < 2)
     return 0;
-  double macs = macsOf(s);
   /* the measured grid first, as costmodel/roofline_loop_matmul.c */
-  double grid =
+  double ns =
       !strcmp(lpShapeField(s, "dtype"), "f32")
           ? cmWalkGridNs(gridPoint, d, l1SetsOf(d, s), lpShapeNumber(s, "k"))
           : NAN;
-  if (grid > 0 && macs > 0)
-    return macs * grid * 1e-3;
+  double us = macsOf(s) * ns * 1e-3;
+  if (us > 0 && isfinite(us))
+    return us;
   const char *key = level == 2 ? "column_walk_ns_l2" : "column_walk_ns_mem";
   const char *dtype = lpShapeField(s, "dtype");
   char scope[sizeof s->type + sizeof s->values[0] + 1];
   snprintf(scope, sizeof scope, "%s.%s", s->type, dtype);
-  double ns = lpDeviceFitted(d, key, scope);
+  ns = lpDeviceFitted(d, key, scope);
   ns = isnan(ns) ? lpDeviceFitted(d, key, dtype) : ns;
   double slope = lpDeviceFitted(d, "column_walk_l2_sets_slope", dtype);
   double lo = lpDeviceFitted(d, "column_walk_l2_sets_lo", dtype);
@@ -203,5 +203,6 @@ double lpColumnWalkUs(const LpDeviceNumbers *d, const LpShape *s) {
   double sets = l1SetsOf(d, s);
   if (level == 2 && lo >= 1 && sets >= 1)
     ns *= cmClampedLawFactor(sets, slope, lo, hi);
-  return ns > 0 && macs > 0 ? macs * ns * 1e-3 : 0;
+  us = macsOf(s) * ns * 1e-3;
+  return us > 0 && isfinite(us) ? us : 0;
 }

@@ -1,4 +1,4 @@
-/*===- column_walk_probe.c - a loop-lowered matmul's column walk, measured -===*
+/*===- column_walk_probe.c - the column walk's grid, measured --------------===*
  *
  * Fitting the walk's rate from the profiled models' own matmuls left it to
  * the few shapes those models have: two samples beyond L2 for the bundled
@@ -19,10 +19,12 @@
  *   4096 and 4.6 at 8192.
  *
  * So the probes are a grid over those two, and the cost model interpolates
- * between its points (latency/column_walk.h). Each probe's row width puts
- * its column one page plus a page / sets apart: a set's worth of lines
- * (64 B) per element for every set count, one element per page, as a
- * transformer's weights (n >= 1024) have.
+ * between its points (latency/column_walk.h). Each probe's row is one L1
+ * way (a page on x86) plus a way / sets wide, so that its column steps
+ * through `sets` of L1's sets, one element per way, as a transformer's
+ * weights (n >= 1024 f32) have. Narrower rows were measured within 10-15%
+ * of these at the same sets up to k = 4096 (n = 768 against 2304, both
+ * four sets), so the grid prices them too.
  *
  *===----------------------------------------------------------------------===*/
 #include "column_walk_probe.h"
@@ -30,8 +32,16 @@
 
 #include "latency/column_walk.h"
 
-/* the rows of every probe: a few tokens */
-enum { kRows = 8 };
+#include <stdbool.h>
+
+/* Every probe multiplies a few rows (tokens) by several weights: the pages
+ * the C library gets for a weight decide which sets of the physically
+ * indexed caches its column can use, so one weight is one draw. At one set
+ * and k = 1024, the edge of what L3 holds, one weight per process walked
+ * at 3.7-4.3 ns a multiply-add, four per process at 4.3-4.7, and BERT-base
+ * at seq 64 runs its n = 3072, k = 768 matmuls at 3.5 where one weight
+ * says 3.0-3.1 and four 3.35-3.45 (docs/profiling.md). */
+enum { kRows = 2, kWeights = 4 };
 
 /* The f32 row width whose column crowds `sets` of L1's sets, one element per
  * page-sized way; 0 when the geometry cannot place it. */
@@ -39,14 +49,16 @@ static long rowWidthFor(const CmCacheGeometry *g, double sets) {
   double way = g->l1Ways > 0 ? g->l1Bytes / g->l1Ways : 0;
   double stride = sets == 1 ? way : way + way / sets;
   long n = (long)(stride / 4);
-  bool placed = way > 0 && n * 4.0 == stride &&
-                cmColumnWalkL1Sets(g, cmWalkGridKs[0], stride) == sets;
+  /* the longest column: a short one (k = 32 of 64 sets) reaches fewer */
+  bool placed =
+      way > 0 && n * 4.0 == stride &&
+      cmColumnWalkL1Sets(g, cmWalkGridKs[CM_WALK_GRID_KS - 1], stride) == sets;
   return placed ? n : 0;
 }
 
 void lpProbeColumnWalk(const LpMeasureConfig *config, const char *kernelDir,
                        LpDeviceNumbers *out, FILE *log) {
-  char text[2048], name[48];
+  char text[4096], name[48];
   for (int i = 0; i < CM_WALK_GRID_SETS; i++) {
     long n = rowWidthFor(&out->caches, cmWalkGridSets[i]);
     if (!n) {
@@ -56,10 +68,10 @@ void lpProbeColumnWalk(const LpMeasureConfig *config, const char *kernelDir,
     }
     for (int j = 0; j < CM_WALK_GRID_KS; j++) {
       long k = (long)cmWalkGridKs[j];
-      lpMatmulProbeText(kRows, n, k, "f32", text, sizeof text);
+      lpMatmulProbeText(kRows, n, k, kWeights, "f32", text, sizeof text);
       snprintf(name, sizeof name, "walk-s%.0f-k%ld", cmWalkGridSets[i], k);
       double us = lpProbeText(config, kernelDir, name, text, log);
-      out->walkGridNs[i][j] = us * 1e3 / ((double)kRows * n * k);
+      out->walkGridNs[i][j] = us * 1e3 / ((double)kRows * kWeights * n * k);
     }
   }
 }

@@ -1,5 +1,4 @@
-/*===- column_walk_probe.h - a loop-lowered matmul's column walk, measured
- * -===*/
+/*===- column_walk_probe.h - the column walk's grid, measured -------------===*/
 #ifndef LATENCY_PROFILE_COLUMN_WALK_PROBE_H
 #define LATENCY_PROFILE_COLUMN_WALK_PROBE_H
 
@@ -8,10 +7,10 @@
 
 #include <stdio.h>
 
-/// Times, through `config`'s pipeline, an 8-row f32 matmul at every point of
-/// the column-walk grid (latency/column_walk.h) and keeps its time per
-/// multiply-add in `out->walkGridNs`; a point whose probe fails, or that
-/// `out->caches` cannot place, stays 0. One line per probe to `log`.
+/// Times, through `config`'s pipeline, 2 f32 rows times four weights at
+/// every point of the column-walk grid (latency/column_walk.h) and keeps its
+/// time per multiply-add in `out->walkGridNs`; a point whose probe fails, or
+/// that `out->caches` cannot place, stays 0. One line per probe to `log`.
 void lpProbeColumnWalk(const LpMeasureConfig *config, const char *kernelDir,
                        LpDeviceNumbers *out, FILE *log);
 

@@ -14,7 +14,9 @@
 #include "cold_probe.h"
 #include "column_walk_probe.h"
 #include "host_caches.h"
+#include "pipelines.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 /* Probe sizes: a matmul too large for the caches, 64 MiB streamed in and
@@ -34,20 +36,48 @@ static bool writeText(const char *path, const char *text) {
   return fclose(out) == 0;
 }
 
-void lpMatmulProbeText(long m, long n, long k, const char *dtype, char *out,
-                       size_t size) {
+/* Appends printf-style text at out[*used], within `size`. */
+static void append(char *out, size_t size, size_t *used, const char *format,
+                   ...) {
+  va_list args;
+  va_start(args, format);
+  if (*used < size) {
+    int n = vsnprintf(out + *used, size - *used, format, args);
+    *used += n > 0 ? (size_t)n : 0;
+  }
+  va_end(args);
+}
+
+void lpMatmulProbeText(long m, long n, long k, int weights, const char *dtype,
+                       char *out, size_t size) {
   char a[80], b[80], c[80];
   snprintf(a, sizeof a, "tensor<%ldx%ldx%s>", m, k, dtype);
   snprintf(b, sizeof b, "tensor<%ldx%ldx%s>", k, n, dtype);
   snprintf(c, sizeof c, "tensor<%ldx%ldx%s>", m, n, dtype);
-  snprintf(out, size,
-           "func.func @probe(%%a: %s, %%b: %s) -> %s {\n"
-           "  %%zero = arith.constant 0.0 : %s\n"
-           "  %%e = tensor.empty() : %s\n"
-           "  %%c = linalg.fill ins(%%zero : %s) outs(%%e : %s) -> %s\n"
-           "  %%r = linalg.matmul ins(%%a, %%b : %s, %s) outs(%%c : %s) -> %s\n"
-           "  return %%r : %s\n}\n",
-           a, b, c, dtype, c, dtype, c, c, a, b, c, c, c);
+  size_t used = 0;
+  append(out, size, &used, "func.func @probe(%%a: %s", a);
+  for (int i = 0; i < weights; i++)
+    append(out, size, &used, ", %%b%d: %s", i, b);
+  append(out, size, &used, ") -> (");
+  for (int i = 0; i < weights; i++)
+    append(out, size, &used, "%s%s", i ? ", " : "", c);
+  append(out, size, &used,
+         ") {\n  %%zero = arith.constant 0.0 : %s\n"
+         "  %%e = tensor.empty() : %s\n"
+         "  %%c = linalg.fill ins(%%zero : %s) outs(%%e : %s) -> %s\n",
+         dtype, c, dtype, c, c);
+  for (int i = 0; i < weights; i++)
+    append(out, size, &used,
+           "  %%r%d = linalg.matmul ins(%%a, %%b%d : %s, %s) outs(%%c : %s) "
+           "-> %s\n",
+           i, i, a, b, c, c);
+  append(out, size, &used, "  return");
+  for (int i = 0; i < weights; i++)
+    append(out, size, &used, "%s %%r%d", i ? "," : "", i);
+  append(out, size, &used, " :");
+  for (int i = 0; i < weights; i++)
+    append(out, size, &used, "%s %s", i ? "," : "", c);
+  append(out, size, &used, "\n}\n");
 }
 
 static void streamText(long n, char *out, size_t size) {
@@ -179,8 +209,8 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   char text[2048], name[32];
   double flops = 2.0 * sizes.matmul * sizes.matmul * sizes.matmul;
   for (int i = 0; i < out->numDtypes; i++) {
-    lpMatmulProbeText(sizes.matmul, sizes.matmul, sizes.matmul, out->dtypes[i],
-                      text, sizeof text);
+    lpMatmulProbeText(sizes.matmul, sizes.matmul, sizes.matmul, 1,
+                      out->dtypes[i], text, sizeof text);
     snprintf(name, sizeof name, "matmul-%s", out->dtypes[i]);
     double us = lpProbeText(config, kernelDir, name, text, log);
     out->peakFlops[i] = us > 0 ? flops / (us * 1e-6) : 0;
@@ -198,6 +228,6 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   }
   lpProbeColdWeights(config, kernelDir, us, streamed, out, log);
   /* only `loops` walks a matmul's weight column by column */
-  if (!strcmp(config->pipeline, "loops"))
+  if (!strcmp(lpPipelineResolve(config->pipeline).name, "loops"))
     lpProbeColumnWalk(config, kernelDir, out, log);
 }

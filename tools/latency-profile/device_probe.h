@@ -30,9 +30,9 @@ double lpProbeStream(const LpMeasureConfig *config, const char *kernelDir,
 double lpProbeText(const LpMeasureConfig *config, const char *kernelDir,
                    const char *name, const char *text, FILE *log);
 
-/// Writes into `out` a probe function `@probe` multiplying an m x k by a
-/// k x n `dtype` tensor.
-void lpMatmulProbeText(long m, long n, long k, const char *dtype, char *out,
-                       size_t size);
+/// Writes into `out` a probe function `@probe` multiplying an m x k `dtype`
+/// tensor by each of `weights` k x n ones, returning every product.
+void lpMatmulProbeText(long m, long n, long k, int weights, const char *dtype,
+                       char *out, size_t size);
 
 #endif /* LATENCY_PROFILE_DEVICE_PROBE_H */

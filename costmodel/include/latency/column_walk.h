@@ -60,22 +60,25 @@ double cmColumnWalkL1Sets(const CmCacheGeometry *geometry, double k,
 /// column walk's grid"): on the project's VM 3.2 ns at one set and k = 768,
 /// 7 at one set and k >= 2048, 2 at four sets and k = 2048-4096, 0.7 at 32
 /// sets up to k = 4096.
-enum { CM_WALK_GRID_SETS = 4, CM_WALK_GRID_KS = 6 };
+enum { CM_WALK_GRID_SETS = 4, CM_WALK_GRID_KS = 10 };
 extern const double cmWalkGridSets[CM_WALK_GRID_SETS]; /* 1, 4, 16, 64 */
-extern const double cmWalkGridKs[CM_WALK_GRID_KS];     /* 256 ... 8192  */
+extern const double cmWalkGridKs[CM_WALK_GRID_KS];     /* 32, 40, 64 ... 8192 */
 
 /// Writes the device.csv key of grid point (sets index, k index) for
 /// `dtype` into `out`.
 void cmWalkGridKey(char *out, size_t size, const char *dtype, int setsIndex,
                    int kIndex);
 
-/// A grid point's ns per multiply-add; <= 0 or NAN when not measured.
+/// A grid point's ns per multiply-add; <= 0 or NAN when not measured
+/// (infinite counts as not measured).
 typedef double (*CmWalkGridFn)(const void *context, int setsIndex, int kIndex);
 
 /// Returns the time per multiply-add of a column crowding `sets` of L1's
 /// sets, `k` long: linear in log2 sets and log2 k between the four grid
-/// points around it, at the grid's edge outside it (the grid's last k is
-/// past every cache's reach). NAN when one of the four is not measured.
+/// points around it, at the grid's edge outside it (a longer column than
+/// the last k is priced as that one, though by then the weight's size
+/// starts to matter too). NAN when a point it needs is not measured (one
+/// the query sits on a grid line beside is not needed).
 double cmWalkGridNs(CmWalkGridFn at, const void *context, double sets,
                     double k);
 
