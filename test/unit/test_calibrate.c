@@ -305,6 +305,14 @@ static void spilledShapes(LpShape *shapes) {
   }
 }
 
+/* device() with the project's EPYC caches: a 48 KiB 12-way L1, a 1 MiB
+ * 8-way L2, 64 B lines. */
+static LpDeviceNumbers epycDevice(void) {
+  LpDeviceNumbers d = device();
+  d.caches = (CmCacheGeometry){49152, 12, 1048576, 8, 64};
+  return d;
+}
+
 /* With the host's caches, matmuls whose weight column spills L1 are
  * samples of the walk, not of the efficiency: their time per multiply-add
  * is fitted per level (per type and dtype, and per dtype), the efficiency
@@ -313,8 +321,7 @@ TEST(spilled_columns_fit_the_walk_not_the_efficiency) {
   LpShape shapes[9];
   spilledShapes(shapes);
   LpShapeSet set = {shapes, 9, 9};
-  LpDeviceNumbers d = device();
-  d.caches = (CmCacheGeometry){49152, 12, 1048576, 8, 64};
+  LpDeviceNumbers d = epycDevice();
   CHECK(lpColumnWalkLevel(&d, &shapes[3]) == 1);
   CHECK(lpColumnWalkLevel(&d, &shapes[6]) == 2);
   CHECK(lpColumnWalkLevel(&d, &shapes[8]) == 3);
@@ -339,8 +346,7 @@ TEST(the_measured_grid_prices_the_walk_before_the_fitted_rates) {
   LpShape shapes[9];
   spilledShapes(shapes);
   LpShapeSet set = {shapes, 9, 9};
-  LpDeviceNumbers d = device();
-  d.caches = (CmCacheGeometry){49152, 12, 1048576, 8, 64};
+  LpDeviceNumbers d = epycDevice();
   for (int i = 0; i < CM_WALK_GRID_SETS; i++)
     for (int j = 0; j < CM_WALK_GRID_KS; j++)
       d.walkGridNs[i][j] = 1 + j + 10 * i;
@@ -360,8 +366,7 @@ TEST(l2_walk_follows_the_l1_sets_its_column_crowds) {
   double ns[] = {512, 512, 128, 128, 1000, 1000};
   double ks[] = {96, 128, 256, 512, 1280, 1500};
   LpShape shapes[6];
-  LpDeviceNumbers d = device();
-  d.caches = (CmCacheGeometry){49152, 12, 1048576, 8, 64};
+  LpDeviceNumbers d = epycDevice();
   double sets[] = {2, 2, 8, 8, 64, 64};
   for (int i = 0; i < 6; i++) {
     matmulShape(&shapes[i], 8, ns[i], ks[i], 0.25);
