@@ -1,8 +1,8 @@
 /*===- roofline_loop_matmul.c - what a loop-lowered matmul adds -----------===*
  *
  * Two costs of a matmul lowered to plain loops (latency-profile's `loops`
- * pipeline) that flops and boundary bytes do not show, each fitted by
- * latency-profile from its own measurements (docs/profiling.md):
+ * pipeline) that flops and boundary bytes do not show, each from
+ * latency-profile's own measurements, fitted or probed (docs/profiling.md):
  *
  * - The transposed copy. A query with weight_transposed=1 writes a
  *   transposed copy of its weight on every call, to freshly mapped pages

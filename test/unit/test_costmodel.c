@@ -549,6 +549,8 @@ TEST(column_walk_grid_interpolates_in_log_sets_and_k) {
   CHECK(isnan(cmWalkGridNs(gridAt, &missing, 2, 3000)));
   CHECK(isnan(cmWalkGridNs(gridAt, &missing, 4, 2048)));
   CHECK_NEAR(cmWalkGridNs(gridAt, &missing, 16, 256), 25, 1e-12);
+  GridHole beside = {0, 4, NAN}; /* a zero-weight neighbour of (4, 256) */
+  CHECK_NEAR(cmWalkGridNs(gridAt, &beside, 4, 256), 15, 1e-12);
   GridHole infinite = {1, 7, INFINITY}, negative = {1, 7, -1};
   CHECK(isnan(cmWalkGridNs(gridAt, &infinite, 2, 3000)));
   CHECK(isnan(cmWalkGridNs(gridAt, &negative, 2, 3000)));
@@ -571,7 +573,7 @@ static void gridDevice(char *out, size_t size, const char *hole) {
       cmWalkGridKey(key, sizeof key, "f32", i, j);
       snprintf(value, sizeof value, "%g", gridAt(NULL, i, j));
       bool isHole = i == 0 && j == 8;
-      if (!isHole || *hole)
+      if (used < size && (!isHole || *hole))
         used += snprintf(out + used, size - used, "%s,%s\n", key,
                          isHole ? hole : value);
     }

@@ -5,7 +5,7 @@
  * the compute the roofline's efficiencies describe, 0.45-0.6 ns per
  * multiply-add (f32) on the project's VM; once it spills, the time per
  * multiply-add is set by where the column lives, whatever the shape: 0.5-1.5
- * ns in L2, 2-3 ns beyond (the bundled BERT-base's layers, n = 768 or 3072),
+ * ns in L2, 2-8 ns beyond (the bundled BERT-base's layers, n = 768 or 3072),
  * against 25% median error for a power law over m, n, k fitted to the same
  * shapes (docs/profiling.md, "The column walk"). So a shape whose column
  * spills says nothing about the efficiency (lpEfficiencyOf leaves it out),
@@ -23,6 +23,11 @@
  * few sets misses L1 on every element. So the L2 samples also give a slope
  * of ln ns over ln sets per dtype (fitL2Sets), and the medians are taken
  * at the centre of the sets' range.
+ *
+ * Since session 13 a profile through `loops` also has the walk measured on
+ * a grid (column_walk_probe.c), which the cost model and lpColumnWalkUs
+ * use first for f32; these fitted rates remain for the other dtypes and
+ * for points the grid lacks.
  *
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
@@ -189,8 +194,8 @@ double lpColumnWalkUs(const LpDeviceNumbers *d, const LpShape *s) {
           ? cmWalkGridNs(gridPoint, d, l1SetsOf(d, s), lpShapeNumber(s, "k"))
           : NAN;
   double us = macsOf(s) * ns * 1e-3;
-  if (us > 0 && isfinite(us))
-    return us;
+  if (ns > 0) /* as the cost model: an overflowing walk is none */
+    return us > 0 && isfinite(us) ? us : 0;
   const char *key = level == 2 ? "column_walk_ns_l2" : "column_walk_ns_mem";
   const char *dtype = lpShapeField(s, "dtype");
   char scope[sizeof s->type + sizeof s->values[0] + 1];

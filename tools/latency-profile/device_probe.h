@@ -31,8 +31,9 @@ double lpProbeText(const LpMeasureConfig *config, const char *kernelDir,
                    const char *name, const char *text, FILE *log);
 
 /// Writes into `out` a probe function `@probe` multiplying an m x k `dtype`
-/// tensor by each of `weights` k x n ones, returning every product.
-void lpMatmulProbeText(long m, long n, long k, int weights, const char *dtype,
+/// tensor by each of `weights` k x n ones, returning every product; false
+/// when it does not fit `size` bytes.
+bool lpMatmulProbeText(long m, long n, long k, int weights, const char *dtype,
                        char *out, size_t size);
 
 #endif /* LATENCY_PROFILE_DEVICE_PROBE_H */
