@@ -190,7 +190,7 @@ double lpColumnWalkUs(const LpDeviceNumbers *d, const LpShape *s) {
     return 0;
   /* the measured grid first, as costmodel/roofline_loop_matmul.c */
   double ns =
-      !strcmp(lpShapeField(s, "dtype"), "f32")
+      !strcmp(lpShapeField(s, "dtype"), LP_WALK_GRID_DTYPE)
           ? cmWalkGridNs(gridPoint, d, l1SetsOf(d, s), lpShapeNumber(s, "k"))
           : NAN;
   double us = macsOf(s) * ns * 1e-3;

@@ -19,8 +19,8 @@
  *===----------------------------------------------------------------------===*/
 #include "cold_probe.h"
 #include "device_probe.h"
+#include "text.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,17 +57,6 @@ double lpLastLevelCacheBytes(void) {
   return largest;
 }
 
-/* Appends printf output to `text` (of `size`); false once it is full. */
-__attribute__((format(printf, 3, 4))) static bool
-append(char *text, size_t size, const char *format, ...) {
-  size_t used = strlen(text);
-  va_list args;
-  va_start(args, format);
-  int n = vsnprintf(text + used, size - used, format, args);
-  va_end(args);
-  return n >= 0 && used + (size_t)n < size;
-}
-
 /* @cold: acc += x * w_i over `n` weights; @warm: the same over w_0 alone.
  * Each product accumulates into the previous one, so none is dead and the
  * values stay bounded. `transposed`: each weight is read through a
@@ -76,37 +65,36 @@ static bool chainText(int n, int d, bool transposed, char *text, size_t size) {
   char x[48], w[48];
   snprintf(x, sizeof x, "tensor<%dx%dxf32>", kRows, d);
   snprintf(w, sizeof w, "tensor<%dx%dxf32>", d, d);
-  text[0] = '\0';
-  bool ok = true;
-  for (int f = 0; f < 2 && ok; f++) {
+  LpText t = {text, size, 0};
+  for (int f = 0; f < 2; f++) {
     int weights = f == 0 ? n : 1;
-    ok = append(text, size, "func.func @%s(%%x: %s", f ? "warm" : "cold", x);
-    for (int i = 0; i < weights && ok; i++)
-      ok = append(text, size, ", %%w%d: %s", i, w);
-    ok = ok && append(text, size,
-                      ") -> %s {\n  %%zero = arith.constant 0.0 : f32\n"
-                      "  %%e = tensor.empty() : %s\n  %%a0 = linalg.fill "
-                      "ins(%%zero : f32) outs(%%e : %s) -> %s\n",
-                      x, x, x, x);
-    for (int i = 0; i < n && ok; i++) {
+    lpTextPut(&t, "func.func @%s(%%x: %s", f ? "warm" : "cold", x);
+    for (int i = 0; i < weights; i++)
+      lpTextPut(&t, ", %%w%d: %s", i, w);
+    lpTextPut(&t,
+              ") -> %s {\n  %%zero = arith.constant 0.0 : f32\n"
+              "  %%e = tensor.empty() : %s\n  %%a0 = linalg.fill "
+              "ins(%%zero : f32) outs(%%e : %s) -> %s\n",
+              x, x, x, x);
+    for (int i = 0; i < n; i++) {
       int wi = f == 0 ? i : 0;
       char operand[16];
       snprintf(operand, sizeof operand, "%%%s%d", transposed ? "v" : "w",
                transposed ? i : wi);
       if (transposed)
-        ok = append(text, size,
-                    "  %%t%d = tensor.empty() : %s\n  %%v%d = "
-                    "linalg.transpose ins(%%w%d : %s) outs(%%t%d : %s) "
-                    "permutation = [1, 0]\n",
-                    i, w, i, wi, w, i, w);
-      ok = ok && append(text, size,
-                        "  %%a%d = linalg.matmul ins(%%x, %s : %s, %s) "
-                        "outs(%%a%d : %s) -> %s\n",
-                        i + 1, operand, x, w, i, x, x);
+        lpTextPut(&t,
+                  "  %%t%d = tensor.empty() : %s\n  %%v%d = "
+                  "linalg.transpose ins(%%w%d : %s) outs(%%t%d : %s) "
+                  "permutation = [1, 0]\n",
+                  i, w, i, wi, w, i, w);
+      lpTextPut(&t,
+                "  %%a%d = linalg.matmul ins(%%x, %s : %s, %s) "
+                "outs(%%a%d : %s) -> %s\n",
+                i + 1, operand, x, w, i, x, x);
     }
-    ok = ok && append(text, size, "  return %%a%d : %s\n}\n", n, x);
+    lpTextPut(&t, "  return %%a%d : %s\n}\n", n, x);
   }
-  return ok;
+  return lpTextFits(&t);
 }
 
 /* Extra ns per weight byte of a matmul reading its weights from memory

@@ -69,7 +69,8 @@ void lpProbeColumnWalk(const LpMeasureConfig *config, const char *kernelDir,
     for (int j = 0; j < CM_WALK_GRID_KS; j++) {
       long k = (long)cmWalkGridKs[j];
       snprintf(name, sizeof name, "walk-s%.0f-k%ld", cmWalkGridSets[i], k);
-      if (!lpMatmulProbeText(kRows, n, k, kWeights, "f32", text, sizeof text)) {
+      if (!lpMatmulProbeText(kRows, n, k, kWeights, LP_WALK_GRID_DTYPE, text,
+                             sizeof text)) {
         fprintf(log, "  probe %-14s text longer than %zu bytes\n", name,
                 sizeof text);
         continue;

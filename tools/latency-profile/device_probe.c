@@ -15,8 +15,8 @@
 #include "column_walk_probe.h"
 #include "host_caches.h"
 #include "pipelines.h"
+#include "text.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 /* Probe sizes: a matmul too large for the caches, 64 MiB streamed in and
@@ -36,49 +36,37 @@ static bool writeText(const char *path, const char *text) {
   return fclose(out) == 0;
 }
 
-/* Appends printf-style text at out[*used], within `size`. */
-static void append(char *out, size_t size, size_t *used, const char *format,
-                   ...) {
-  va_list args;
-  va_start(args, format);
-  if (*used < size) {
-    int n = vsnprintf(out + *used, size - *used, format, args);
-    *used += n > 0 ? (size_t)n : 0;
-  }
-  va_end(args);
-}
-
 bool lpMatmulProbeText(long m, long n, long k, int weights, const char *dtype,
                        char *out, size_t size) {
   char a[80], b[80], c[80];
   snprintf(a, sizeof a, "tensor<%ldx%ldx%s>", m, k, dtype);
   snprintf(b, sizeof b, "tensor<%ldx%ldx%s>", k, n, dtype);
   snprintf(c, sizeof c, "tensor<%ldx%ldx%s>", m, n, dtype);
-  size_t used = 0;
-  append(out, size, &used, "func.func @probe(%%a: %s", a);
+  LpText t = {out, size, 0};
+  lpTextPut(&t, "func.func @probe(%%a: %s", a);
   for (int i = 0; i < weights; i++)
-    append(out, size, &used, ", %%b%d: %s", i, b);
-  append(out, size, &used, ") -> (");
+    lpTextPut(&t, ", %%b%d: %s", i, b);
+  lpTextPut(&t, ") -> (");
   for (int i = 0; i < weights; i++)
-    append(out, size, &used, "%s%s", i ? ", " : "", c);
-  append(out, size, &used,
-         ") {\n  %%zero = arith.constant 0.0 : %s\n"
-         "  %%e = tensor.empty() : %s\n"
-         "  %%c = linalg.fill ins(%%zero : %s) outs(%%e : %s) -> %s\n",
-         dtype, c, dtype, c, c);
+    lpTextPut(&t, "%s%s", i ? ", " : "", c);
+  lpTextPut(&t,
+            ") {\n  %%zero = arith.constant 0.0 : %s\n"
+            "  %%e = tensor.empty() : %s\n"
+            "  %%c = linalg.fill ins(%%zero : %s) outs(%%e : %s) -> %s\n",
+            dtype, c, dtype, c, c);
   for (int i = 0; i < weights; i++)
-    append(out, size, &used,
-           "  %%r%d = linalg.matmul ins(%%a, %%b%d : %s, %s) outs(%%c : %s) "
-           "-> %s\n",
-           i, i, a, b, c, c);
-  append(out, size, &used, "  return");
+    lpTextPut(&t,
+              "  %%r%d = linalg.matmul ins(%%a, %%b%d : %s, %s) outs(%%c : %s) "
+              "-> %s\n",
+              i, i, a, b, c, c);
+  lpTextPut(&t, "  return");
   for (int i = 0; i < weights; i++)
-    append(out, size, &used, "%s %%r%d", i ? "," : "", i);
-  append(out, size, &used, " :");
+    lpTextPut(&t, "%s %%r%d", i ? "," : "", i);
+  lpTextPut(&t, " :");
   for (int i = 0; i < weights; i++)
-    append(out, size, &used, "%s %s", i ? "," : "", c);
-  append(out, size, &used, "\n}\n");
-  return used < size;
+    lpTextPut(&t, "%s %s", i ? "," : "", c);
+  lpTextPut(&t, "\n}\n");
+  return lpTextFits(&t);
 }
 
 static void streamText(long n, char *out, size_t size) {

@@ -13,9 +13,9 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "generate.h"
+#include "text.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,20 +25,6 @@ typedef struct {
   const char *elementwise;   /* relu, add, mul (anchor 3)              */
   bool batchnorm, add, relu; /* epilogues, in this order               */
 } Family;
-
-typedef struct {
-  char *out;
-  size_t size, used;
-} Text;
-
-static void put(Text *t, const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  if (t->used < t->size)
-    t->used +=
-        (size_t)vsnprintf(t->out + t->used, t->size - t->used, format, args);
-  va_end(args);
-}
 
 static bool parseFamily(const char *type, Family *f) {
   char copy[192];
@@ -96,52 +82,54 @@ static long exactRoot(long n) {
   return r > 0 && r * r == n ? r : -1;
 }
 
-static void iterators(Text *t, int rank) {
-  put(t, "iterator_types = [");
+static void iterators(LpText *t, int rank) {
+  lpTextPut(t, "iterator_types = [");
   for (int i = 0; i < rank; i++)
-    put(t, "%s\"parallel\"", i ? ", " : "");
-  put(t, "]");
+    lpTextPut(t, "%s\"parallel\"", i ? ", " : "");
+  lpTextPut(t, "]");
 }
 
 /* Batch norm in the form the exporters write it: (x - mean) * rsqrt(var +
  * eps) * gamma + beta, one generic, per-channel parameters (#ch). */
-static void batchnorm(Text *t, const char *T, const char *out,
+static void batchnorm(LpText *t, const char *T, const char *out,
                       const char *param, int rank) {
-  put(t, "  %%bn = linalg.generic {indexing_maps = [#id, #ch, #ch, #ch, #ch, "
+  lpTextPut(
+      t, "  %%bn = linalg.generic {indexing_maps = [#id, #ch, #ch, #ch, #ch, "
          "#id], ");
   iterators(t, rank);
-  put(t,
-      "} ins(%%v, %%gamma, %%beta, %%mean, %%var : %s, %s, %s, %s, %s) "
-      "outs(%%v : %s) {\n"
-      "  ^bb0(%%x: %s, %%g: %s, %%b: %s, %%m: %s, %%s: %s, %%o: %s):\n"
-      "    %%eps = arith.constant 1.0e-05 : %s\n"
-      "    %%a = arith.addf %%s, %%eps : %s\n"
-      "    %%r = math.rsqrt %%a : %s\n"
-      "    %%d = arith.subf %%x, %%m : %s\n"
-      "    %%n = arith.mulf %%d, %%r : %s\n"
-      "    %%y = arith.mulf %%n, %%g : %s\n"
-      "    %%z = arith.addf %%y, %%b : %s\n"
-      "    linalg.yield %%z : %s\n  } -> %s\n",
-      out, param, param, param, param, out, T, T, T, T, T, T, T, T, T, T, T, T,
-      T, T, out);
+  lpTextPut(t,
+            "} ins(%%v, %%gamma, %%beta, %%mean, %%var : %s, %s, %s, %s, %s) "
+            "outs(%%v : %s) {\n"
+            "  ^bb0(%%x: %s, %%g: %s, %%b: %s, %%m: %s, %%s: %s, %%o: %s):\n"
+            "    %%eps = arith.constant 1.0e-05 : %s\n"
+            "    %%a = arith.addf %%s, %%eps : %s\n"
+            "    %%r = math.rsqrt %%a : %s\n"
+            "    %%d = arith.subf %%x, %%m : %s\n"
+            "    %%n = arith.mulf %%d, %%r : %s\n"
+            "    %%y = arith.mulf %%n, %%g : %s\n"
+            "    %%z = arith.addf %%y, %%b : %s\n"
+            "    linalg.yield %%z : %s\n  } -> %s\n",
+            out, param, param, param, param, out, T, T, T, T, T, T, T, T, T, T,
+            T, T, T, T, out);
 }
 
 /* An elementwise generic over `ins` (names and maps given), with `body`
  * computing %z from %x (and %w), assigned to `%result`. */
-static void elementwise(Text *t, const char *result, const char *ins,
+static void elementwise(LpText *t, const char *result, const char *ins,
                         const char *types, const char *maps, const char *args,
                         const char *body, const char *T, const char *out,
                         int rank) {
-  put(t, "  %%%s = linalg.generic {indexing_maps = [%s, #id], ", result, maps);
+  lpTextPut(t, "  %%%s = linalg.generic {indexing_maps = [%s, #id], ", result,
+            maps);
   iterators(t, rank);
-  put(t,
-      "} ins(%s : %s) outs(%%e : %s) {\n  ^bb0(%s, %%o: %s):\n%s"
-      "    linalg.yield %%z : %s\n  } -> %s\n",
-      ins, types, out, args, T, body, T, out);
+  lpTextPut(t,
+            "} ins(%s : %s) outs(%%e : %s) {\n  ^bb0(%s, %%o: %s):\n%s"
+            "    linalg.yield %%z : %s\n  } -> %s\n",
+            ins, types, out, args, T, body, T, out);
 }
 
 /* Writes the epilogues of `f` after %v; returns the last value's name. */
-static const char *epilogues(Text *t, const Family *f, const char *T,
+static const char *epilogues(LpText *t, const Family *f, const char *T,
                              const char *out, const char *param,
                              const char *second, int rank) {
   char body[256], types[160], args[96];
@@ -176,18 +164,18 @@ static const char *epilogues(Text *t, const Family *f, const char *T,
 }
 
 /* The function's header: activation, weight, then the epilogues' inputs. */
-static void header(Text *t, const Family *f, const char *in, const char *w,
+static void header(LpText *t, const Family *f, const char *in, const char *w,
                    const char *param, const char *second, const char *out) {
-  put(t, "func.func @forward(%%x0: %s, %%w0: %s", in, w);
+  lpTextPut(t, "func.func @forward(%%x0: %s, %%w0: %s", in, w);
   if (f->batchnorm)
-    put(t, ", %%gamma: %s, %%beta: %s, %%mean: %s, %%var: %s", param, param,
-        param, param);
+    lpTextPut(t, ", %%gamma: %s, %%beta: %s, %%mean: %s, %%var: %s", param,
+              param, param, param);
   if (f->add)
-    put(t, ", %%second: %s", second);
-  put(t, ") -> %s {\n", out);
+    lpTextPut(t, ", %%second: %s", second);
+  lpTextPut(t, ") -> %s {\n", out);
 }
 
-static bool convolution(Text *t, const Family *f, const LpShape *s,
+static bool convolution(LpText *t, const Family *f, const LpShape *s,
                         const char *axis, double value, const char *T) {
   long b = field(s, "batch", axis, value), cin = field(s, "cin", axis, value);
   long cout = field(s, "cout", axis, value);
@@ -222,22 +210,23 @@ static bool convolution(Text *t, const Family *f, const LpShape *s,
   else
     snprintf(w, sizeof w, rank4, cout, cin, k, k, T);
   snprintf(param, sizeof param, "tensor<%ldx%s>", cout, T);
-  put(t,
-      "#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>\n"
-      "#ch = affine_map<(d0, d1, d2, d3) -> (%s)>\n",
-      last ? "d3" : "d1");
+  lpTextPut(t,
+            "#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>\n"
+            "#ch = affine_map<(d0, d1, d2, d3) -> (%s)>\n",
+            last ? "d3" : "d1");
   header(t, f, in, w, param, out, out);
-  put(t, "  %%cst = arith.constant 0.0 : %s\n", T);
+  lpTextPut(t, "  %%cst = arith.constant 0.0 : %s\n", T);
   char spatial[48]; /* the padding of each dim: the spatial ones only */
   snprintf(spatial, sizeof spatial, last ? "0, %ld, %ld, 0" : "0, 0, %ld, %ld",
            pad, pad);
   if (pad > 0)
-    put(t,
-        "  %%xp = tensor.pad %%x0 low[%s] high[%s] {\n"
-        "  ^bb0(%%i0: index, %%i1: index, %%i2: index, %%i3: index):\n"
-        "    tensor.yield %%cst : %s\n  } : %s to %s\n",
-        spatial, spatial, T, in, padded);
-  put(t,
+    lpTextPut(t,
+              "  %%xp = tensor.pad %%x0 low[%s] high[%s] {\n"
+              "  ^bb0(%%i0: index, %%i1: index, %%i2: index, %%i3: index):\n"
+              "    tensor.yield %%cst : %s\n  } : %s to %s\n",
+              spatial, spatial, T, in, padded);
+  lpTextPut(
+      t,
       "  %%e = tensor.empty() : %s\n"
       "  %%f = linalg.fill ins(%%cst : %s) outs(%%e : %s) -> %s\n"
       "  %%v = linalg.%s {dilations = dense<1> : vector<2xi64>, strides = "
@@ -248,13 +237,13 @@ static bool convolution(Text *t, const Family *f, const LpShape *s,
           ? (last ? "depthwise_conv_2d_nhwc_hwc" : "depthwise_conv_2d_nchw_chw")
           : (last ? "conv_2d_nhwc_fhwc" : "conv_2d_nchw_fchw"),
       stride, pad > 0 ? "%xp" : "%x0", pad > 0 ? padded : in, w, out, out);
-  put(t, "  return %%%s : %s\n}\n", epilogues(t, f, T, out, param, out, 4),
-      out);
+  lpTextPut(t, "  return %%%s : %s\n}\n",
+            epilogues(t, f, T, out, param, out, 4), out);
   return true;
 }
 
-static bool matmul(Text *t, const Family *f, const LpShape *s, const char *axis,
-                   double value, const char *T) {
+static bool matmul(LpText *t, const Family *f, const LpShape *s,
+                   const char *axis, double value, const char *T) {
   long m = field(s, "m", axis, value), n = field(s, "n", axis, value);
   long k = field(s, "k", axis, value);
   if (m < 1 || n < 1 || k < 1 || lpShapeField(s, "batch"))
@@ -269,27 +258,28 @@ static bool matmul(Text *t, const Family *f, const LpShape *s, const char *axis,
            transpose ? k : n, T);
   snprintf(out, sizeof out, "tensor<%ldx%ldx%s>", m, n, T);
   snprintf(bias, sizeof bias, "tensor<%ldx%s>", n, T);
-  put(t, "#id = affine_map<(d0, d1) -> (d0, d1)>\n"
-         "#ch = affine_map<(d0, d1) -> (d1)>\n");
+  lpTextPut(t, "#id = affine_map<(d0, d1) -> (d0, d1)>\n"
+               "#ch = affine_map<(d0, d1) -> (d1)>\n");
   header(t, f, a, wArg, bias, bias, out);
   if (transpose)
-    put(t,
-        "  %%we = tensor.empty() : %s\n"
-        "  %%wt = linalg.transpose ins(%%w0 : %s) outs(%%we : %s) "
-        "permutation = [1, 0]\n",
-        w, wArg, w);
-  put(t,
+    lpTextPut(t,
+              "  %%we = tensor.empty() : %s\n"
+              "  %%wt = linalg.transpose ins(%%w0 : %s) outs(%%we : %s) "
+              "permutation = [1, 0]\n",
+              w, wArg, w);
+  lpTextPut(
+      t,
       "  %%cst = arith.constant 0.0 : %s\n"
       "  %%e = tensor.empty() : %s\n"
       "  %%f = linalg.fill ins(%%cst : %s) outs(%%e : %s) -> %s\n"
       "  %%v = linalg.matmul ins(%%x0, %%%s : %s, %s) outs(%%f : %s) -> %s\n",
       T, out, T, out, out, transpose ? "wt" : "w0", a, w, out, out);
-  put(t, "  return %%%s : %s\n}\n", epilogues(t, f, T, out, bias, bias, 2),
-      out);
+  lpTextPut(t, "  return %%%s : %s\n}\n",
+            epilogues(t, f, T, out, bias, bias, 2), out);
   return true;
 }
 
-static bool pointwise(Text *t, const Family *f, const LpShape *s,
+static bool pointwise(LpText *t, const Family *f, const LpShape *s,
                       const char *axis, double value, const char *T) {
   long n = field(s, "elements", axis, value);
   if (n < 1)
@@ -297,11 +287,11 @@ static bool pointwise(Text *t, const Family *f, const LpShape *s,
   char out[48], body[200], args[64], types[112];
   snprintf(out, sizeof out, "tensor<%ldx%s>", n, T);
   bool relu = !strcmp(f->elementwise, "relu");
-  put(t,
-      "#id = affine_map<(d0) -> (d0)>\n"
-      "func.func @forward(%%x0: %s%s%s) -> %s {\n"
-      "  %%e = tensor.empty() : %s\n",
-      out, relu ? "" : ", %w0: ", relu ? "" : out, out, out);
+  lpTextPut(t,
+            "#id = affine_map<(d0) -> (d0)>\n"
+            "func.func @forward(%%x0: %s%s%s) -> %s {\n"
+            "  %%e = tensor.empty() : %s\n",
+            out, relu ? "" : ", %w0: ", relu ? "" : out, out, out);
   if (relu)
     snprintf(body, sizeof body,
              "    %%zero = arith.constant 0.0 : %s\n"
@@ -315,7 +305,7 @@ static bool pointwise(Text *t, const Family *f, const LpShape *s,
   snprintf(types, sizeof types, relu ? "%s" : "%s, %s", out, out);
   elementwise(t, "r", relu ? "%x0" : "%x0, %w0", types,
               relu ? "#id" : "#id, #id", args, body, T, out, 1);
-  put(t, "  return %%r : %s\n}\n", out);
+  lpTextPut(t, "  return %%r : %s\n}\n", out);
   return true;
 }
 
@@ -325,9 +315,9 @@ bool lpGenerateKernel(const LpShape *shape, const char *axis, double value,
   const char *T = lpShapeField(shape, "dtype");
   if (!parseFamily(shape->type, &f) || !isFloatType(T))
     return false;
-  Text t = {out, size, 0};
+  LpText t = {out, size, 0};
   bool ok = f.anchor <= 1   ? convolution(&t, &f, shape, axis, value, T)
             : f.anchor == 2 ? matmul(&t, &f, shape, axis, value, T)
                             : pointwise(&t, &f, shape, axis, value, T);
-  return ok && t.used < size;
+  return ok && lpTextFits(&t);
 }

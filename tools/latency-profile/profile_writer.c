@@ -230,7 +230,7 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
   for (int i = 0; i < CM_WALK_GRID_SETS; i++)
     for (int j = 0; j < CM_WALK_GRID_KS; j++)
       if (d->walkGridNs[i][j] > 0) {
-        cmWalkGridKey(key, sizeof key, "f32", i, j);
+        cmWalkGridKey(key, sizeof key, LP_WALK_GRID_DTYPE, i, j);
         fprintf(out, "%s,%.6g\n", key, d->walkGridNs[i][j]);
       }
   /* The pipelines run constant work (a transposed constant weight) on every
@@ -270,10 +270,8 @@ bool lpWriteProfile(const char *dir, const LpShapeSet *shapes,
   LpDeviceNumbers fitted = *device;
   /* the column walk is how `loops` runs a matmul (latency/column_walk.h);
      other pipelines tile it, and their matmuls keep one efficiency law */
-  if (strcmp(info->pipeline, "loops")) {
+  if (strcmp(info->pipeline, "loops")) /* the grid is probed for it only */
     fitted.caches = (CmCacheGeometry){0};
-    memset(fitted.walkGridNs, 0, sizeof fitted.walkGridNs);
-  }
   lpFitEfficiencies(shapes, &fitted);
   return writeDevice(dir, info, &fitted, err, size) &&
          lpCopyFile(rulesPath, path, err, size) &&

@@ -16,6 +16,9 @@
 
 enum { LP_MAX_DTYPES = 6, LP_MAX_FITTED = 512 };
 
+/// The element type the column-walk grid is probed in (4-byte f32).
+#define LP_WALK_GRID_DTYPE "f32"
+
 /// The host and how it was measured: written into device.csv and into
 /// every row.
 typedef struct {
@@ -44,8 +47,8 @@ typedef struct {
   double coldMatmulNsPerByte;      /* a matmul's weight read cold, ns/B  */
   double coldTransposeNsPerByte;   /* read through a transpose, ns/B     */
   CmCacheGeometry caches;          /* L1 / L2 (sysconf); 0 when unknown  */
-  /* f32 ns per multiply-add on the column-walk grid (column_walk_probe.c);
-   * 0 where not measured */
+  /* LP_WALK_GRID_DTYPE ns per multiply-add on the column-walk grid
+   * (column_walk_probe.c); 0 where not measured */
   double walkGridNs[CM_WALK_GRID_SETS][CM_WALK_GRID_KS];
   int numFitted;                       /* fitted efficiencies below */
   char fittedKeys[LP_MAX_FITTED][224]; /* compute_efficiency.<type>... */
