@@ -125,20 +125,19 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
   return 2;
 }
 
-/* The L2 walk's rate along the L1 sets the column crowds
+/* The L2 walk's rate along the `sets` of L1 the column crowds
  * (`column_walk_l2_sets_slope|lo|hi`, fitted with the rates at the centre
  * of [lo, hi]): (sets / centre) ^ slope, sets clamped to the range; 1
  * without a law. */
 static double l2SetsFactor(CmProfile profile, const char *kernel,
-                           const char *dtype, const CmCacheGeometry *g,
-                           double k, double stride) {
+                           const char *dtype, double sets) {
   double slope =
       perDtypeNumber(profile, "column_walk_l2_sets_slope", kernel, dtype);
   double lo = perDtypeNumber(profile, "column_walk_l2_sets_lo", kernel, dtype);
   double hi = perDtypeNumber(profile, "column_walk_l2_sets_hi", kernel, dtype);
   if (!(fabs(slope) <= 1) || !(lo >= 1))
     return 1;
-  return lawFactor(cmColumnWalkL1Sets(g, k, stride), slope, lo, hi);
+  return lawFactor(sets, slope, lo, hi);
 }
 
 /* The grid's point for the dtype in GridContext, from device.csv. */
@@ -162,13 +161,13 @@ static double walkNs(CmProfile profile, const char *kernel, const char *dtype,
                      const CmCacheGeometry *g, const double levelNs[2],
                      int level, double k, double stride) {
   GridContext grid = {profile, dtype};
-  double ns =
-      cmWalkGridNs(gridPoint, &grid, cmColumnWalkL1Sets(g, k, stride), k);
+  double sets = cmColumnWalkL1Sets(g, k, stride); /* counted once for both */
+  double ns = cmWalkGridNs(gridPoint, &grid, sets, k);
   if (ns > 0)
     return ns;
   ns = levelNs[level - 2] > 0 ? levelNs[level - 2] : 0;
   if (level == 2)
-    ns *= l2SetsFactor(profile, kernel, dtype, g, k, stride);
+    ns *= l2SetsFactor(profile, kernel, dtype, sets);
   return ns;
 }
 
