@@ -169,6 +169,16 @@ void cmFusionRulesFree(CmFusionRule *rules, size_t numRules) {
 
 /*------------------------------------------------------------ device.csv --*/
 
+/* device.csv rows by key, and within a key in file order (the rows are one
+ * array): the first row of a repeated key answers, as a scan would find
+ * it. */
+static int byKeyThenRow(const void *a, const void *b) {
+  const CmDeviceEntry *x = *(const CmDeviceEntry *const *)a;
+  const CmDeviceEntry *y = *(const CmDeviceEntry *const *)b;
+  int byKey = strcmp(x->key, y->key);
+  return byKey ? byKey : (x > y) - (x < y);
+}
+
 static CmStatus loadDevice(struct CmProfileImpl *p, CmError *err) {
   char path[4200];
   PairReader r;
@@ -194,6 +204,12 @@ static CmStatus loadDevice(struct CmProfileImpl *p, CmError *err) {
   }
   p->numDevice = r.count;
   free(r.pairs);
+  p->deviceByKey = malloc((r.count + 1) * sizeof *p->deviceByKey);
+  if (!p->deviceByKey)
+    return cmErrorSet(err, CM_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < r.count; i++)
+    p->deviceByKey[i] = &p->device[i];
+  qsort(p->deviceByKey, r.count, sizeof *p->deviceByKey, byKeyThenRow);
   return CM_OK;
 }
 
@@ -207,6 +223,7 @@ static void profileFree(struct CmProfileImpl *p) {
     free(p->device[i].text);
   }
   free(p->device);
+  free(p->deviceByKey);
   cmFusionRulesFree(p->rules, p->numRules);
   cmFusionMeasurementsFree(p->fusionMeasured, p->numFusionMeasured);
   cmPolicySetFree(&p->policies);
@@ -368,13 +385,28 @@ const char *cmProfileGetDeviceName(CmProfile profile) {
 
 const char *cmProfileGetDir(CmProfile profile) { return profile.ptr->dir; }
 
+/* The first row of device.csv with `key`, or NULL: the lowest of its rows
+ * in deviceByKey. The roofline asks a dozen keys per answer, a host
+ * profile has hundreds. */
+static const CmDeviceEntry *findDeviceEntry(const struct CmProfileImpl *p,
+                                            const char *key) {
+  size_t lo = 0, hi = p->numDevice; /* first row whose key is >= `key` */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(p->deviceByKey[mid]->key, key) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < p->numDevice && !strcmp(p->deviceByKey[lo]->key, key)
+             ? p->deviceByKey[lo]
+             : NULL;
+}
+
 double cmProfileGetDeviceNumber(CmProfile profile, const char *key,
                                 double fallback) {
-  for (size_t i = 0; i < profile.ptr->numDevice; i++)
-    if (!strcmp(profile.ptr->device[i].key, key))
-      return isnan(profile.ptr->device[i].value) ? fallback
-                                                 : profile.ptr->device[i].value;
-  return fallback;
+  const CmDeviceEntry *e = findDeviceEntry(profile.ptr, key);
+  return e && !isnan(e->value) ? e->value : fallback;
 }
 
 bool cmProfileAllowsFusion(CmProfile profile, const char *producer,

@@ -38,8 +38,10 @@ struct CmProfileImpl {
   const char *deviceName; /* borrowed from the "name" entry, or ""  */
   CmDeviceEntry *device;  /* device.csv rows                        */
   size_t numDevice;       /* entries in device                      */
-  CmFusionRule *rules;    /* fusion.csv rows                        */
-  size_t numRules;        /* entries in rules                       */
+  const CmDeviceEntry **deviceByKey; /* the rows by key, file order within
+                                        a key: looked up by bisection */
+  CmFusionRule *rules; /* fusion.csv rows                        */
+  size_t numRules;     /* entries in rules                       */
   CmFusionMeasurement *fusionMeasured; /* fusion.csv's measured pairs */
   size_t numFusionMeasured;
   CmPolicySet policies; /* built-in defaults + policy.csv         */

@@ -241,6 +241,23 @@ TEST(efficiency_slopes_scale_the_roofline_inside_their_range) {
   cmProfileDestroy(p);
 }
 
+/* device.csv is looked up by bisection: a key written twice answers with
+ * its first row, as a scan of the file would, and every key is found. */
+TEST(a_repeated_device_key_answers_with_its_first_row) {
+  CmProfile p = profileWithDevice(
+      "repeated-key", NULL, kLine,
+      "key,value\nz_last,9\nlaunch_us,3\nmem_bw,1e12\nlaunch_us,7\n"
+      "a_first,1\nname,repeated\n");
+  CHECK(!cmProfileIsNull(p));
+  CHECK(cmProfileGetDeviceNumber(p, "launch_us", -1) == 3);
+  CHECK(cmProfileGetDeviceNumber(p, "z_last", -1) == 9);
+  CHECK(cmProfileGetDeviceNumber(p, "a_first", -1) == 1);
+  CHECK(cmProfileGetDeviceNumber(p, "mem_bw", -1) == 1e12);
+  CHECK(cmProfileGetDeviceNumber(p, "launch", -1) == -1);
+  CHECK(cmProfileGetDeviceNumber(p, "name", -1) == -1); /* text: fallback */
+  cmProfileDestroy(p);
+}
+
 /* Estimates `kernel` at bf16 m = 4, n = k = `size` on a plain (e[0]) and
  * a transposed weight (e[1]): their difference is the copy. */
 static void askPlainAndTransposed(CmProfile p, const char *kernel,
@@ -940,6 +957,7 @@ int main(int argc, char **argv) {
                    T(scratch_buffers_pay_their_pages_in_the_roofline),
                    T(copy_rate_follows_the_weight_size_within_its_range),
                    T(channels_last_convs_take_their_own_efficiency),
+                   T(a_repeated_device_key_answers_with_its_first_row),
                    T(column_walk_level_counts_the_busiest_set),
                    T(column_walk_level_is_bounded_on_absurd_shapes),
                    T(column_walk_counts_the_l1_sets_a_column_crowds),
