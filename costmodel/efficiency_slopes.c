@@ -40,16 +40,17 @@ static double factorFor(CmProfile profile, const char *kernel, const char *name,
   return cmClampedLawFactor(x, slope, lo, hi);
 }
 
-double cmEfficiencyScale(CmProfile profile, const CmPolicy *policy,
-                         CmValueFn value, const void *context) {
-  if (!policy || !value)
+double cmEfficiencyScale(CmProfile profile, const char *kernel,
+                         const CmPolicy *policy, CmValueFn value,
+                         const void *context) {
+  if (!kernel || !policy || !value)
     return 1;
   double scale = 1;
   for (int a = 0; a < policy->numAxes; a++)
-    scale *= factorFor(profile, policy->kernel, policy->axes[a],
+    scale *= factorFor(profile, kernel, policy->axes[a],
                        value(context, policy->axes[a]));
   for (int r = 0; r < policy->numRegime; r++)
-    scale *= factorFor(profile, policy->kernel, policy->regime[r],
+    scale *= factorFor(profile, kernel, policy->regime[r],
                        value(context, policy->regime[r]));
   /* a fitted law moves the efficiency by a few times at most; a hand-made
    * device.csv with a slope of 50 must not make a latency infinite */

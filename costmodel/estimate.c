@@ -39,8 +39,8 @@ static const char *const kRooflineFields[CM_ROOFLINE_FIELDS] = {
 
 static double preparedValue(const void *context, const char *name) {
   const PreparedValues *pv = context;
-  const CmPolicy *policy = pv->prep->policy;
-  for (int a = 0; policy && a < policy->numAxes; a++)
+  const CmPolicy *policy = pv->prep->shapePolicy;
+  for (int a = 0; policy && pv->axes && a < policy->numAxes; a++)
     if (!strcmp(policy->axes[a], name))
       return pv->axes[a];
   for (int r = 0; policy && r < policy->numRegime; r++)
@@ -138,26 +138,35 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
   }
   const CmPolicy *policy =
       cmPolicySetResolve(&p->policies, query->kernel, &out->viaAnchor);
-  const char *dtype = cmQueryDtype(query, policy);
+  /* A type without a table of its own (a plain conv2d where the profile
+   * measured conv2d+batchnorm+relu) has its family's fields, for the
+   * roofline's efficiency slopes (rooflineScope). */
+  const CmPolicy *shape =
+      policy ? policy : cmPolicySetFindFamily(&p->policies, query->kernel);
+  const char *dtype = cmQueryDtype(query, shape);
   if (dtype)
     cmCanonicalRegimeValue("dtype", dtype, out->dtype, sizeof out->dtype);
   out->policy = policy;
+  out->shapePolicy = shape;
+  if (shape) {
+    out->numAxes = shape->numAxes;
+    for (int a = 0; a < shape->numAxes; a++)
+      out->axisNames[a] = shape->axes[a];
+    for (int r = 0; r < shape->numRegime; r++) {
+      const char *text = cmQueryFindField(query, shape->regime[r]);
+      double v;
+      out->regimeNumbers[r] = cmParseNumber(text, &v) ? v : NAN;
+      if (text && !strcmp(shape->regime[r], "kv_dtype"))
+        cmCanonicalRegimeValue("dtype", text, out->kvDtype,
+                               sizeof out->kvDtype);
+    }
+  }
   if (!policy) {
     snprintf(out->reason, sizeof out->reason, "no table for kernel '%.100s'",
              query->kernel);
     return CM_OK;
   }
   transferOf(profile, policy->kernel, out);
-  out->numAxes = policy->numAxes;
-  for (int a = 0; a < policy->numAxes; a++)
-    out->axisNames[a] = policy->axes[a];
-  for (int r = 0; r < policy->numRegime; r++) {
-    const char *text = cmQueryFindField(query, policy->regime[r]);
-    double v;
-    out->regimeNumbers[r] = cmParseNumber(text, &v) ? v : NAN;
-    if (text && !strcmp(policy->regime[r], "kv_dtype"))
-      cmCanonicalRegimeValue("dtype", text, out->kvDtype, sizeof out->kvDtype);
-  }
   char key[CM_REGIME_KEY_SIZE];
   CmEstimate missing; /* only its reason is used */
   missing.reason[0] = '\0';
@@ -173,6 +182,30 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
     snprintf(out->reason, sizeof out->reason,
              "no measurements for this regime");
   return CM_OK;
+}
+
+enum { kFamilySize = 128 }; /* an anchor's name and "+*" */
+
+/* The name the roofline's per-kernel parameters go by: the table's kernel
+ * (`kernel`, or NULL) when device.csv has an efficiency for it, else the
+ * query's family (<anchor>+*, written into `family`) when device.csv has
+ * one fitted over the anchor's measured types (a host profile: a plain
+ * conv2d, or a conv2d+relu of a VGG, where the bundled models measured
+ * conv2d+batchnorm+relu), else `kernel`. The family's slopes come with its
+ * efficiency, read through the family's fields (shapePolicy). */
+static const char *rooflineScope(const CmPrepared *prep, const char *kernel,
+                                 const char *dtype, char *family) {
+  static const char *const kKeys[2] = {"compute_efficiency",
+                                       "memory_efficiency"};
+  for (int i = 0; kernel && i < 2; i++)
+    if (!isnan(cmRooflineKernelNumber(prep->profile, kKeys[i], kernel, dtype)))
+      return kernel;
+  if (!cmKernelFamily(prep->kernel, family, kFamilySize))
+    return kernel;
+  for (int i = 0; i < 2; i++)
+    if (!isnan(cmRooflineKernelNumber(prep->profile, kKeys[i], family, dtype)))
+      return family;
+  return kernel;
 }
 
 /* The tiers for a prepared query. `workDone`: the caller already ran the
@@ -212,16 +245,25 @@ static CmStatus estimatePrepared(const CmPrepared *prep, const double *axes,
         markTransferred(prep, out);
       return CM_OK;
     }
-    if (!workDone)
-      cmBuiltinWork(policy->kernel, preparedValue, &values, prep->dtype,
-                    prep->kvDtype, &flops, &bytes);
   }
-  /* without a policy there are no shapes, only the roofline fields (a
-     kernel's scratch) */
-  cmRoofline(
-      prep->profile, policy ? policy->kernel : NULL,
-      prep->dtype[0] ? prep->dtype : NULL, flops, bytes, preparedValue, &values,
-      cmEfficiencyScale(prep->profile, policy, preparedValue, &values), out);
+  if (!workDone && prep->shapePolicy)
+    cmBuiltinWork(policy ? policy->kernel : prep->kernel, preparedValue,
+                  &values, prep->dtype, prep->kvDtype, &flops, &bytes);
+  /* without a policy of its own or its family's there are no shapes, only
+     the roofline fields (a kernel's scratch) */
+  const char *dtype = prep->dtype[0] ? prep->dtype : NULL;
+  char family[kFamilySize];
+  const char *scope =
+      rooflineScope(prep, policy ? policy->kernel : NULL, dtype, family);
+  if (scope == family)
+    cmEstimateAddReason(out,
+                        "roofline: no efficiency of its own, its family's "
+                        "(device.csv %s)",
+                        family);
+  cmRoofline(prep->profile, scope, dtype, flops, bytes, preparedValue, &values,
+             cmEfficiencyScale(prep->profile, scope, prep->shapePolicy,
+                               preparedValue, &values),
+             out);
   return CM_OK;
 }
 
@@ -303,7 +345,10 @@ CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
   for (int a = 0; a < prep.numAxes; a++) {
     const char *text = cmQueryFindField(query, prep.axisNames[a]);
     axes[a] = NAN;
-    if (text && (!cmParseNumber(text, &axes[a]) || !isfinite(axes[a]))) {
+    bool number = text && cmParseNumber(text, &axes[a]) && isfinite(axes[a]);
+    if (!number)
+      axes[a] = NAN; /* a family's fields only shape the roofline */
+    if (text && !number && prep.policy) {
       cmAnswerReset(out, query->kernel);
       return cmErrorSet(err, CM_ERR_QUERY,
                         "axis '%s': '%.40s' is not a finite number",

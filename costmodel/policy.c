@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -236,6 +237,27 @@ bool cmKernelAnchor(const char *kernel, char *out, size_t size) {
     out[fits ? n : 0] = '\0';
   }
   return fits;
+}
+
+bool cmKernelFamily(const char *kernel, char *out, size_t size) {
+  size_t n = strcspn(kernel, "+");
+  bool fits = size > 0 && n + 2 < size;
+  if (fits)
+    snprintf(out, size, "%.*s+*", (int)n, kernel);
+  else if (size > 0)
+    out[0] = '\0';
+  return fits;
+}
+
+const CmPolicy *cmPolicySetFindFamily(const CmPolicySet *set,
+                                      const char *kernel) {
+  size_t n = strcspn(kernel, "+");
+  for (size_t i = 0; i < set->count; i++) {
+    const char *other = set->items[i].kernel;
+    if (strcspn(other, "+") == n && !strncmp(other, kernel, n))
+      return &set->items[i];
+  }
+  return NULL;
 }
 
 const CmPolicy *cmPolicySetResolve(const CmPolicySet *set, const char *kernel,

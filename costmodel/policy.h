@@ -52,6 +52,13 @@ const CmPolicy *cmPolicySetFind(const CmPolicySet *set, const char *kernel);
 const CmPolicy *cmPolicySetResolve(const CmPolicySet *set, const char *kernel,
                                    bool *viaAnchor);
 
+/// Returns the first policy (built-in, then policy.csv order) of a kernel
+/// with the anchor of `kernel` (conv2d+batchnorm+relu for conv2d), or NULL:
+/// the fields a kernel without a table of its own has, since every type of
+/// an anchor is described by the same fields (passes/describe.c).
+const CmPolicy *cmPolicySetFindFamily(const CmPolicySet *set,
+                                      const char *kernel);
+
 /// Applies `transform` to `x`; values outside the transform's domain
 /// (log of <= 0, sqrt of < 0) give NaN.
 double cmTransformApply(CmTransform transform, double x);

@@ -9,6 +9,10 @@
  * override the device-wide values when device.csv has them, and
  * `key.<kernel>.<dtype>` (launch_us.matmul.f16) overrides those: a fit of
  * one kernel's tables per dtype (latency-eval --fit-roofline) writes them.
+ * A kernel type without a table or efficiency of its own on a host profile
+ * (a plain conv2d where the bundled models measured conv2d+batchnorm+relu)
+ * comes here as its family, `kernel` = conv2d+*, whose keys latency-profile
+ * fits over every measured type of the anchor (estimate.c rooflineScope).
  * With `sm_count` and `wave_us.<kernel>`, each wave of the kernel's output
  * tiles over the SMs adds wave_us (work.c counts the tiles): a small
  * kernel of many tiles pays for its prologues and epilogues. It is part of

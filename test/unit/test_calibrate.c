@@ -82,6 +82,44 @@ TEST(power_law_is_fitted_where_it_predicts_better) {
 
 /* The same shapes at one efficiency: the median predicts them exactly, so
  * no law is kept and the type keeps its median. */
+/* A family (<anchor>+*) is fitted over every measured type of its anchor,
+ * for a type no bundled model has. Two matmul types on one law along n,
+ * the second twice as fast: the family's slope is the law's, its centre
+ * the two types' geometric mean; each type keeps its own fit. An anchor
+ * measured only unfused (transpose) has no family; every shape still
+ * counts once in the device-wide median. */
+TEST(a_family_is_fitted_over_every_type_of_its_anchor) {
+  LpShape shapes[53];
+  double ns[] = {16, 64, 256, 1024, 4096}, ks[] = {32, 64, 128, 256, 512};
+  for (int i = 0; i < 50; i++) {
+    double law = 0.4 * pow(ns[i % 25 / 5] / 256, -0.5);
+    matmulShape(&shapes[i], 8, ns[i % 25 / 5], ks[i % 5],
+                i < 25 ? law : 2 * law);
+    if (i >= 25)
+      snprintf(shapes[i].type, sizeof shapes[i].type, "matmul+silu");
+  }
+  for (int i = 50; i < 53; i++) {
+    matmulShape(&shapes[i], 8, 64, 64, 0.1);
+    snprintf(shapes[i].type, sizeof shapes[i].type, "transpose");
+  }
+  LpShapeSet set = {shapes, 53, 53};
+  LpDeviceNumbers d = device();
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "efficiency_slope.matmul+*.n"), -0.5, 0.05);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.matmul+*"), 0.4 * sqrt(2), 0.03);
+  CHECK(fitted(&d, "efficiency_lo.matmul+*.n") == 16);
+  CHECK(fitted(&d, "efficiency_hi.matmul+*.n") == 4096);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.matmul+add"), 0.4, 0.02);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.matmul+silu"), 0.8, 0.04);
+  CHECK(fitted(&d, "compute_efficiency.transpose") == 0.1);
+  CHECK(isnan(fitted(&d, "compute_efficiency.transpose+*")));
+  /* the median of 53: 25 + 25 law shapes and three at 0.1 */
+  double all[53];
+  for (int i = 0; i < 53; i++)
+    all[i] = shapes[i].flops / kPeak / (shapes[i].result.us * 1e-6);
+  CHECK_NEAR(fitted(&d, "compute_efficiency"), lpMedian(all, 53), 1e-9);
+}
+
 TEST(constant_efficiency_keeps_the_median_and_no_slopes) {
   LpShape shapes[25];
   double ns[] = {16, 64, 256, 1024, 4096}, ks[] = {32, 64, 128, 256, 512};
@@ -427,6 +465,7 @@ TEST(without_caches_spilled_columns_are_efficiencies) {
 int main(void) {
   return RUN_TESTS(
       T(power_law_is_fitted_where_it_predicts_better),
+      T(a_family_is_fitted_over_every_type_of_its_anchor),
       T(constant_efficiency_keeps_the_median_and_no_slopes),
       T(few_shapes_get_no_slopes),
       T(transposed_weights_are_left_out_of_the_fit),

@@ -241,6 +241,75 @@ TEST(efficiency_slopes_scale_the_roofline_inside_their_range) {
   cmProfileDestroy(p);
 }
 
+/* A host profile measures the types its models have (conv2d+batchnorm+relu);
+ * a hidden model's plain conv2d or conv2d+relu has no table and takes the
+ * efficiency and slopes latency-profile fitted over the anchor's family
+ * (conv2d+*), its shape read through a sibling's fields: efficiency 0.5 at
+ * cin = 100 of [10, 1000], slope -1. A type without a family (depthwise
+ * here) keeps the device-wide value, and so does a profile without family
+ * keys. */
+static const char kConvPolicy[] =
+    "kernel,axes,regime\n"
+    "conv2d+batchnorm+relu,batch hw cin cout,stride window channels_last "
+    "dtype\n";
+static const char kConvTable[] =
+    "kernel,batch,hw,cin,cout,stride,window,channels_last,dtype,latency_us\n"
+    "conv2d+batchnorm+relu,1,64,16,16,1,9,0,f32,100\n";
+
+static CmEstimate askConv(CmProfile p, const char *kernel, const char *cin) {
+  CmField fields[] = {{"batch", "1"},   {"hw", "3136"},        {"cin", cin},
+                      {"cout", "64"},   {"stride", "1"},       {"window", "9"},
+                      {"dtype", "f32"}, {"channels_last", "0"}};
+  CmQuery q = {kernel, fields, 8, 1e9, 1};
+  CmEstimate e;
+  memset(&e, 0, sizeof e);
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  return e;
+}
+
+TEST(a_type_without_a_table_takes_its_familys_roofline) {
+  static const char device[] =
+      "key,value\npeak_flops.f32,1e9\nmem_bw,1e12\ncompute_efficiency,2\n"
+      "memory_efficiency,1\ncompute_efficiency.conv2d+*,0.5\n"
+      "efficiency_slope.conv2d+*.cin,-1\nefficiency_lo.conv2d+*.cin,10\n"
+      "efficiency_hi.conv2d+*.cin,1000\n";
+  CmProfile p = profileWithDevice("family", kConvPolicy, kConvTable, device);
+  CmProfile none = profileWithDevice(
+      "family-none", kConvPolicy, kConvTable,
+      "key,value\npeak_flops.f32,1e9\nmem_bw,1e12\ncompute_efficiency,2\n");
+  CHECK(!cmProfileIsNull(p) && !cmProfileIsNull(none));
+  const char *kernels[] = {"conv2d", "conv2d+relu"};
+  for (int i = 0; i < 2; i++) {
+    CmEstimate e = askConv(p, kernels[i], "100");
+    CHECK(e.source == CM_SOURCE_ROOFLINE);
+    CHECK_NEAR(e.latencyUs, 1e9 / (1e9 * 0.5) * 1e6, 1e-6);
+    CHECK(strstr(e.reason, "conv2d+*") != NULL);
+    CHECK_NEAR(askConv(p, kernels[i], "50").latencyUs, 1e9 / 1e9 * 1e6, 1e-6);
+    CHECK_NEAR(askConv(none, kernels[i], "50").latencyUs, 1e9 / 2e9 * 1e6,
+               1e-6);
+  }
+  /* a field that is no number leaves the law at its centre, no error */
+  CHECK_NEAR(askConv(p, "conv2d", "?").latencyUs, 1e9 / (1e9 * 0.5) * 1e6,
+             1e-6);
+  CmEstimate dw = askConv(p, "depthwise_conv2d", "50");
+  CHECK_NEAR(dw.latencyUs, 1e9 / 2e9 * 1e6, 1e-6);
+  CHECK(strstr(dw.reason, "+*") == NULL);
+  /* prepared, the family's fields are its axes */
+  CmField fields[] = {{"dtype", "f32"}, {"stride", "1"}, {"window", "9"}};
+  CmQuery q = {"conv2d", fields, 3, -1, -1};
+  CmPrepared prep;
+  CHECK(cmProfilePrepare(p, &q, &prep, NULL) == CM_OK);
+  CHECK(prep.numAxes == 4 && !strcmp(prep.axisNames[2], "cin"));
+  double axes[4] = {1, 3136, 50, 64};
+  CmEstimate e;
+  CHECK(cmPreparedEstimate(&prep, axes, 1e9, 1, NULL, &e, NULL) == CM_OK);
+  CHECK_NEAR(e.latencyUs, 1e9 / 1e9 * 1e6, 1e-6);
+  CHECK(cmPreparedEstimate(&prep, NULL, 1e9, 1, NULL, &e, NULL) == CM_OK);
+  CHECK_NEAR(e.latencyUs, 1e9 / (1e9 * 0.5) * 1e6, 1e-6);
+  cmProfileDestroy(p);
+  cmProfileDestroy(none);
+}
+
 /* device.csv is looked up by bisection: a key written twice answers with
  * its first row, as a scan of the file would, and every key is found. */
 TEST(a_repeated_device_key_answers_with_its_first_row) {
@@ -957,6 +1026,7 @@ int main(int argc, char **argv) {
                    T(scratch_buffers_pay_their_pages_in_the_roofline),
                    T(copy_rate_follows_the_weight_size_within_its_range),
                    T(channels_last_convs_take_their_own_efficiency),
+                   T(a_type_without_a_table_takes_its_familys_roofline),
                    T(a_repeated_device_key_answers_with_its_first_row),
                    T(column_walk_level_counts_the_busiest_set),
                    T(column_walk_level_is_bounded_on_absurd_shapes),

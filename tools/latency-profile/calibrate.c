@@ -10,7 +10,15 @@
  * its efficiency: compute_efficiency.<type> when its shapes are
  * compute-bound at peak, else memory_efficiency.<type>. The device-wide
  * values are the medians over every compute-bound and every memory-bound
- * shape, for types without a table of their own. A kernel's time is
+ * shape, for types without a table of their own. Between the two, each
+ * family (an anchor with a fused type measured: conv2d+* over conv2d+
+ * batchnorm+relu, conv2d+batchnorm, ...) gets the median over all of its
+ * types' shapes, for a type of that anchor no model here had (a VGG's
+ * conv2d+relu, a plain conv2d): the epilogue is a few passes over the
+ * output next to the anchor's multiply-adds, and the device-wide median,
+ * which the matmuls and elementwise ops dominate, missed seven convs of
+ * shapes no bundled model has by 35% on average (docs/accuracy.md). A
+ * kernel's time is
  * taken less what its scratch buffers cost (lpWorkUs): the roofline adds
  * them back at the probed rate, by the bytes the kernel allocates.
  *
@@ -166,30 +174,46 @@ static void add(LpDeviceNumbers *d, const char *key, const char *type,
     lpDeviceSetFitted(d, key, type, value);
 }
 
+/* The median efficiency of the measured shapes in `scope` (a type or a
+ * family, lpInScope) on the side of the first of them, as
+ * compute_efficiency.<scope> or memory_efficiency.<scope>; `own` holds
+ * set->count values. */
+static void fitScope(const LpShapeSet *set, LpDeviceNumbers *d,
+                     const char *scope, double *own) {
+  size_t n = 0;
+  bool scopeCompute = false, compute;
+  double f;
+  for (size_t j = 0; j < set->count; j++)
+    if (lpInScope(scope, set->items[j].type) &&
+        lpEfficiencyOf(d, &set->items[j], &f, &compute)) {
+      scopeCompute = n == 0 ? compute : scopeCompute;
+      if (compute == scopeCompute)
+        own[n++] = f;
+    }
+  if (n)
+    add(d, scopeCompute ? "compute_efficiency" : "memory_efficiency", scope,
+        lpMedian(own, n));
+}
+
 void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
   double *all[2], *own = malloc((set->count + 1) * sizeof *own);
   all[0] = malloc((set->count + 1) * sizeof *all[0]);
   all[1] = malloc((set->count + 1) * sizeof *all[1]);
   size_t numAll[2] = {0, 0};
   d->numFitted = 0;
+  char family[LP_FAMILY_SIZE];
   for (size_t i = 0; own && all[0] && all[1] && i < set->count; i++) {
-    const LpShape *s = &set->items[i];
-    bool first = lpFirstOfType(set, i), compute, typeCompute = false;
+    bool compute;
     double f;
-    if (lpEfficiencyOf(d, s, &f, &compute))
+    if (lpEfficiencyOf(d, &set->items[i], &f, &compute))
       all[compute][numAll[compute]++] = f;
-    size_t n = 0; /* the type's shapes, once, at its first */
-    for (size_t j = i; first && j < set->count; j++)
-      if (!strcmp(set->items[j].type, s->type) &&
-          lpEfficiencyOf(d, &set->items[j], &f, &compute)) {
-        typeCompute = n == 0 ? compute : typeCompute;
-        if (compute == typeCompute)
-          own[n++] = f;
-      }
-    if (n)
-      add(d, typeCompute ? "compute_efficiency" : "memory_efficiency", s->type,
-          lpMedian(own, n));
+    if (lpFirstOfType(set, i))
+      fitScope(set, d, set->items[i].type, own);
   }
+  /* the families after every type: a type's keys come first in device.csv */
+  for (size_t i = 0; own && i < set->count; i++)
+    if (lpFirstOfFamily(set, i, family, sizeof family))
+      fitScope(set, d, family, own);
   for (int c = 0; c < 2; c++)
     if (numAll[c])
       add(d, c ? "compute_efficiency" : "memory_efficiency", NULL,

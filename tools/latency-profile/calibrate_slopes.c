@@ -16,7 +16,9 @@
  * tenth at least): otherwise the type keeps its median and no slopes. Kept,
  * it writes b0 as the type's efficiency (at the centre of its range) and
  * per field the slope and the range [lo, hi] it was fitted over; the cost
- * model clamps to that range (costmodel/efficiency_slopes.c).
+ * model clamps to that range (costmodel/efficiency_slopes.c). A family
+ * (<anchor>+*, calibrate.c) is fitted the same way over the shapes of all
+ * of its types, whose fields are the anchor's (passes/describe.c).
  *
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
@@ -138,34 +140,43 @@ static double looLawError(const Samples *s) {
   return sum / (double)s->n;
 }
 
-/* The first measured shape of `type` and the side (`*compute`) calibrate.c
- * fitted the type's efficiency on; NULL when none is measured. */
+/* The first measured shape in `scope` (a type or a family, lpInScope) and
+ * the side (`*compute`) calibrate.c fitted its efficiency on; NULL when
+ * none is measured. */
 static const LpShape *firstMeasured(const LpShapeSet *set,
-                                    const LpDeviceNumbers *d, const char *type,
+                                    const LpDeviceNumbers *d, const char *scope,
                                     bool *compute) {
   double eff;
   for (size_t i = 0; i < set->count; i++)
-    if (!strcmp(set->items[i].type, type) &&
+    if (lpInScope(scope, set->items[i].type) &&
         lpEfficiencyOf(d, &set->items[i], &eff, compute))
       return &set->items[i];
   return NULL;
 }
 
-/* True when `t` is a measured shape of `first`'s type on `side`, with its
- * efficiency in `*eff`. */
-static bool onSide(const LpDeviceNumbers *d, const LpShape *t,
-                   const LpShape *first, bool side, double *eff) {
+/* The shapes a law is fitted over: those of a type or a family (scope), on
+ * one side, with the fields of the first of them. */
+typedef struct {
+  const char *scope;
+  const LpShape *first;
+  bool side;
+} Members;
+
+/* True when `t` is a measured shape of `m` with its efficiency in `*eff`. */
+static bool isMember(const LpDeviceNumbers *d, const LpShape *t,
+                     const Members *m, double *eff) {
   bool compute;
-  return !strcmp(t->type, first->type) && lpEfficiencyOf(d, t, eff, &compute) &&
-         compute == side;
+  return lpInScope(m->scope, t->type) && lpEfficiencyOf(d, t, eff, &compute) &&
+         compute == m->side;
 }
 
-/* The shapes of `first`'s type on `side` into `s` (its arrays sized for
- * set->count): the fields that are positive numbers in every one of them
- * and vary among them, their range over those shapes; false when too few
- * shapes for the terms. */
+/* The shapes of `m` into `s` (its arrays sized for set->count): the fields
+ * of `m->first` that are positive numbers in every one of them and vary
+ * among them, their range over those shapes; false when too few shapes for
+ * the terms. */
 static bool collect(const LpShapeSet *set, const LpDeviceNumbers *d,
-                    const LpShape *first, bool side, Samples *s) {
+                    const Members *m, Samples *s) {
+  const LpShape *first = m->first;
   double eff, v = 0;
   s->numFields = 0;
   for (int f = 0; f < first->numFields; f++) {
@@ -173,7 +184,7 @@ static bool collect(const LpShapeSet *set, const LpDeviceNumbers *d,
     bool numeric = true;
     for (size_t i = 0; numeric && i < set->count; i++) {
       const LpShape *t = &set->items[i];
-      if (!onSide(d, t, first, side, &eff))
+      if (!isMember(d, t, m, &eff))
         continue;
       numeric = f < t->numFields && !strcmp(t->names[f], first->names[f]) &&
                 positiveNumber(t->values[f], &v);
@@ -189,7 +200,7 @@ static bool collect(const LpShapeSet *set, const LpDeviceNumbers *d,
   s->n = 0;
   for (size_t i = 0; i < set->count; i++) {
     const LpShape *t = &set->items[i];
-    if (!onSide(d, t, first, side, &eff))
+    if (!isMember(d, t, m, &eff))
       continue;
     for (int j = 0; j < s->numFields; j++) {
       positiveNumber(t->values[s->field[j]], &v);
@@ -202,11 +213,12 @@ static bool collect(const LpShapeSet *set, const LpDeviceNumbers *d,
          s->n >= (size_t)(kShapesPerTerm * (s->numFields + 1));
 }
 
-static void fitType(const LpShapeSet *set, LpDeviceNumbers *d, const char *type,
-                    Samples *s, double *scratch) {
+static void fitScope(const LpShapeSet *set, LpDeviceNumbers *d,
+                     const char *scope, Samples *s, double *scratch) {
   bool compute;
-  const LpShape *first = firstMeasured(set, d, type, &compute);
-  if (!first || !collect(set, d, first, compute, s))
+  Members m = {scope, firstMeasured(set, d, scope, &compute), false};
+  m.side = compute;
+  if (!m.first || !collect(set, d, &m, s))
     return;
   double coef[kMaxTerms];
   double law = looLawError(s), median = looMedianError(s, scratch);
@@ -217,9 +229,9 @@ static void fitType(const LpShapeSet *set, LpDeviceNumbers *d, const char *type,
     return;
   char key[sizeof d->fittedKeys[0]];
   lpDeviceSetFitted(d, compute ? "compute_efficiency" : "memory_efficiency",
-                    type, exp(coef[0]));
+                    scope, exp(coef[0]));
   for (int j = 0; j < s->numFields; j++) {
-    snprintf(key, sizeof key, "%s.%s", type, first->names[s->field[j]]);
+    snprintf(key, sizeof key, "%s.%s", scope, m.first->names[s->field[j]]);
     lpDeviceSetFitted(d, "efficiency_slope", key, coef[j + 1]);
     lpDeviceSetFitted(d, "efficiency_lo", key, s->lo[j]);
     lpDeviceSetFitted(d, "efficiency_hi", key, s->hi[j]);
@@ -231,9 +243,13 @@ void lpFitEfficiencySlopes(const LpShapeSet *set, LpDeviceNumbers *d) {
   s.z = malloc((set->count + 1) * LAT_MAX_FIELDS * sizeof *s.z);
   s.y = malloc((set->count + 1) * sizeof *s.y);
   double *scratch = malloc((set->count + 1) * sizeof *scratch);
+  char family[LP_FAMILY_SIZE];
   for (size_t i = 0; s.z && s.y && scratch && i < set->count; i++)
     if (lpFirstOfType(set, i))
-      fitType(set, d, set->items[i].type, &s, scratch);
+      fitScope(set, d, set->items[i].type, &s, scratch);
+  for (size_t i = 0; s.z && s.y && scratch && i < set->count; i++)
+    if (lpFirstOfFamily(set, i, family, sizeof family))
+      fitScope(set, d, family, &s, scratch);
   free(s.z);
   free(s.y);
   free(scratch);

@@ -8,6 +8,8 @@
  *===----------------------------------------------------------------------===*/
 #include "shapes.h"
 
+#include "latency/costmodel_util.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,25 @@ bool lpSameRegime(const LpShape *a, const LpShape *b) {
 bool lpFirstOfType(const LpShapeSet *set, size_t i) {
   for (size_t j = 0; j < i; j++)
     if (!strcmp(set->items[j].type, set->items[i].type))
+      return false;
+  return true;
+}
+
+bool lpInScope(const char *scope, const char *type) {
+  size_t n = strlen(scope);
+  if (n < 2 || strcmp(scope + n - 2, "+*"))
+    return !strcmp(scope, type);
+  return strcspn(type, "+") == n - 2 && !strncmp(scope, type, n - 2);
+}
+
+bool lpFirstOfFamily(const LpShapeSet *set, size_t i, char *family,
+                     size_t size) {
+  const char *type = set->items[i].type;
+  if (!strchr(type, '+') || !cmKernelFamily(type, family, size))
+    return false;
+  for (size_t j = 0; j < i; j++)
+    if (strchr(set->items[j].type, '+') &&
+        lpInScope(family, set->items[j].type))
       return false;
   return true;
 }

@@ -87,6 +87,20 @@ bool lpSameRegime(const LpShape *a, const LpShape *b);
 /// True when no shape before `i` in `set` has shape `i`'s kernel type.
 bool lpFirstOfType(const LpShapeSet *set, size_t i);
 
+/// True when kernel type `type` is in `scope`: the type itself, or a family
+/// holding it (<anchor>+*, cmKernelFamily: conv2d+* holds conv2d and every
+/// conv2d+...).
+bool lpInScope(const char *scope, const char *type);
+
+enum { LP_FAMILY_SIZE = 128 }; /* an anchor's name and "+*" */
+
+/// True when shape `i` of `set` is the first of its family with a fused
+/// type (one with a '+'), its family written into `family` (`size` bytes):
+/// a family is fitted once, and only where a type without a table of its
+/// own could be one of its siblings.
+bool lpFirstOfFamily(const LpShapeSet *set, size_t i, char *family,
+                     size_t size);
+
 /// Releases what `set` owns.
 void lpShapeSetFree(LpShapeSet *set);
 

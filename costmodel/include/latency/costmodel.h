@@ -257,12 +257,14 @@ CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
 /// numbers, skipping all text handling. Plain data owned by the caller; its
 /// pointers borrow from the profile and the query's kernel string.
 typedef struct {
-  CmProfile profile;                   /* borrowed                          */
-  const char *kernel;                  /* borrowed from the query           */
-  const void *policy;                  /* internal: answering table policy  */
-  void *group;                         /* internal: measured points or NULL */
-  bool viaAnchor;                      /* fused kernel uses its anchor      */
-  int numAxes;                         /* axes expected, in policy order    */
+  CmProfile profile;       /* borrowed                          */
+  const char *kernel;      /* borrowed from the query           */
+  const void *policy;      /* internal: answering table policy  */
+  const void *shapePolicy; /* internal: the policy whose fields the roofline
+                              reads: `policy`, else a sibling's (family) */
+  void *group;             /* internal: measured points or NULL */
+  bool viaAnchor;          /* fused kernel uses its anchor      */
+  int numAxes;             /* axes expected, in policy order    */
   const char *axisNames[CM_MAX_AXES];  /* borrowed from the profile         */
   char dtype[24];                      /* canonical element type or ""      */
   char kvDtype[24];                    /* kv_dtype regime value, or ""      */
