@@ -41,8 +41,8 @@ static double preparedValue(const void *context, const char *name) {
   const PreparedValues *pv = context;
   const CmPolicy *policy = pv->prep->shapePolicy;
   for (int a = 0; policy && pv->axes && a < policy->numAxes; a++)
-    if (!strcmp(policy->axes[a], name))
-      return pv->axes[a];
+    if (!strcmp(policy->axes[a], name)) /* a table's axes are finite */
+      return isfinite(pv->axes[a]) ? pv->axes[a] : NAN;
   for (int r = 0; policy && r < policy->numRegime; r++)
     if (!strcmp(policy->regime[r], name))
       return pv->prep->regimeNumbers[r];
@@ -96,10 +96,7 @@ static bool estimateFromGroup(CmProfile profile, CmGroup *g, const double *q,
  * latency-transfer): their reference device, the target points behind
  * `kernel`'s table and its calibrated confidence. */
 static void transferOf(CmProfile profile, const char *kernel, CmPrepared *out) {
-  const struct CmProfileImpl *p = profile.ptr;
-  for (size_t i = 0; i < p->numDevice; i++)
-    if (!strcmp(p->device[i].key, "transferred_from"))
-      out->transferredFrom = p->device[i].text;
+  out->transferredFrom = cmProfileDeviceText(profile.ptr, "transferred_from");
   if (!out->transferredFrom)
     return;
   char key[160];
@@ -184,23 +181,24 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
   return CM_OK;
 }
 
-enum { kFamilySize = 128 }; /* an anchor's name and "+*" */
-
-/* The name the roofline's per-kernel parameters go by: the table's kernel
- * (`kernel`, or NULL) when device.csv has an efficiency for it, else the
- * query's family (<anchor>+*, written into `family`) when device.csv has
- * one fitted over the anchor's measured types (a host profile: a plain
- * conv2d, or a conv2d+relu of a VGG, where the bundled models measured
- * conv2d+batchnorm+relu), else `kernel`. The family's slopes come with its
- * efficiency, read through the family's fields (shapePolicy). */
-static const char *rooflineScope(const CmPrepared *prep, const char *kernel,
-                                 const char *dtype, char *family) {
+/* The kernel whose efficiencies (and their slopes) the roofline uses: the
+ * table's kernel (`kernel`, or NULL) when device.csv has an efficiency for
+ * it, else the query's family (<anchor>+*, written into `family`) when
+ * device.csv has one, fitted over the anchor's measured types (a host
+ * profile: a plain conv2d, or a VGG's conv2d+relu, where the bundled models
+ * measured conv2d+batchnorm+relu; a transposed-weight matmul type whose
+ * shapes no efficiency was fitted on), else `kernel`, whose absent keys
+ * fall back to the device-wide ones. The family's slopes are read through
+ * its fields (shapePolicy). */
+static const char *efficiencySource(const CmPrepared *prep, const char *kernel,
+                                    const char *dtype, char *family) {
   static const char *const kKeys[2] = {"compute_efficiency",
                                        "memory_efficiency"};
   for (int i = 0; kernel && i < 2; i++)
     if (!isnan(cmRooflineKernelNumber(prep->profile, kKeys[i], kernel, dtype)))
       return kernel;
-  if (!cmKernelFamily(prep->kernel, family, kFamilySize))
+  if (!prep->kernel ||
+      !cmKernelFamily(prep->kernel, family, CM_KERNEL_FAMILY_SIZE))
     return kernel;
   for (int i = 0; i < 2; i++)
     if (!isnan(cmRooflineKernelNumber(prep->profile, kKeys[i], family, dtype)))
@@ -229,11 +227,11 @@ static CmStatus estimatePrepared(const CmPrepared *prep, const double *axes,
     out->numAxes = policy->numAxes;
     for (int a = 0; a < policy->numAxes; a++) {
       out->axisNames[a] = policy->axes[a];
-      q[a] = out->axisValues[a] = axes[a];
-      if (isinf(axes[a]))
+      q[a] = out->axisValues[a] = axes ? axes[a] : NAN;
+      if (isinf(q[a]))
         return cmErrorSet(err, CM_ERR_QUERY, "axis '%s' is not finite",
                           policy->axes[a]);
-      if (isnan(axes[a])) {
+      if (isnan(q[a])) {
         complete = false;
         cmEstimateAddReason(out, "axis '%s' not given", policy->axes[a]);
       }
@@ -251,19 +249,21 @@ static CmStatus estimatePrepared(const CmPrepared *prep, const double *axes,
                   &values, prep->dtype, prep->kvDtype, &flops, &bytes);
   /* without a policy of its own or its family's there are no shapes, only
      the roofline fields (a kernel's scratch) */
+  const char *kernel = policy ? policy->kernel : NULL;
   const char *dtype = prep->dtype[0] ? prep->dtype : NULL;
-  char family[kFamilySize];
-  const char *scope =
-      rooflineScope(prep, policy ? policy->kernel : NULL, dtype, family);
-  if (scope == family)
+  char family[CM_KERNEL_FAMILY_SIZE];
+  CmEfficiencySource efficiency = {
+      efficiencySource(prep, kernel, dtype, family), 1};
+  if (efficiency.kernel == family)
     cmEstimateAddReason(out,
                         "roofline: no efficiency of its own, its family's "
                         "(device.csv %s)",
                         family);
-  cmRoofline(prep->profile, scope, dtype, flops, bytes, preparedValue, &values,
-             cmEfficiencyScale(prep->profile, scope, prep->shapePolicy,
-                               preparedValue, &values),
-             out);
+  efficiency.scale =
+      cmEfficiencyScale(prep->profile, efficiency.kernel, prep->shapePolicy,
+                        preparedValue, &values);
+  cmRoofline(prep->profile, kernel, dtype, flops, bytes, preparedValue, &values,
+             efficiency, out);
   return CM_OK;
 }
 
@@ -344,7 +344,6 @@ CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
   double axes[CM_MAX_AXES];
   for (int a = 0; a < prep.numAxes; a++) {
     const char *text = cmQueryFindField(query, prep.axisNames[a]);
-    axes[a] = NAN;
     bool number = text && cmParseNumber(text, &axes[a]) && isfinite(axes[a]);
     if (!number)
       axes[a] = NAN; /* a family's fields only shape the roofline */

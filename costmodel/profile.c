@@ -199,8 +199,6 @@ static CmStatus loadDevice(struct CmProfileImpl *p, CmError *err) {
     e->text = r.pairs[2 * i + 1];
     if (!cmParseNumber(e->text, &e->value))
       e->value = NAN;
-    if (!strcmp(e->key, "name"))
-      p->deviceName = e->text;
   }
   p->numDevice = r.count;
   free(r.pairs);
@@ -210,6 +208,9 @@ static CmStatus loadDevice(struct CmProfileImpl *p, CmError *err) {
   for (size_t i = 0; i < r.count; i++)
     p->deviceByKey[i] = &p->device[i];
   qsort(p->deviceByKey, r.count, sizeof *p->deviceByKey, byKeyThenRow);
+  const char *name = cmProfileDeviceText(p, "name");
+  if (name)
+    p->deviceName = name;
   return CM_OK;
 }
 
@@ -401,6 +402,12 @@ static const CmDeviceEntry *findDeviceEntry(const struct CmProfileImpl *p,
   return lo < p->numDevice && !strcmp(p->deviceByKey[lo]->key, key)
              ? p->deviceByKey[lo]
              : NULL;
+}
+
+const char *cmProfileDeviceText(const struct CmProfileImpl *p,
+                                const char *key) {
+  const CmDeviceEntry *e = findDeviceEntry(p, key);
+  return e ? e->text : NULL;
 }
 
 double cmProfileGetDeviceNumber(CmProfile profile, const char *key,

@@ -51,6 +51,10 @@ struct CmProfileImpl {
   bool tablesLoaded;    /* tables read (all, or by kernel)        */
 };
 
+/// Returns the text of device.csv's first row with `key` (borrowed), or
+/// NULL.
+const char *cmProfileDeviceText(const struct CmProfileImpl *p, const char *key);
+
 /// Reads the fusion.csv at `path` once, into its rules (`*rules` /
 /// `*numRules`: rows whose `decision`, when the column is there, is `yes`)
 /// and its measured pairs (`*measured` / `*numMeasured`: rows with a

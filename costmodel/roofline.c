@@ -9,10 +9,11 @@
  * override the device-wide values when device.csv has them, and
  * `key.<kernel>.<dtype>` (launch_us.matmul.f16) overrides those: a fit of
  * one kernel's tables per dtype (latency-eval --fit-roofline) writes them.
- * A kernel type without a table or efficiency of its own on a host profile
- * (a plain conv2d where the bundled models measured conv2d+batchnorm+relu)
- * comes here as its family, `kernel` = conv2d+*, whose keys latency-profile
- * fits over every measured type of the anchor (estimate.c rooflineScope).
+ * A kernel type without an efficiency of its own on a host profile (a
+ * plain conv2d where the bundled models measured conv2d+batchnorm+relu)
+ * takes its family's efficiencies and slopes (CmEfficiencySource: conv2d+*,
+ * fitted by latency-profile over every measured type of the anchor;
+ * estimate.c efficiencySource); its other keys stay its table kernel's.
  * With `sm_count` and `wave_us.<kernel>`, each wave of the kernel's output
  * tiles over the SMs adds wave_us (work.c counts the tiles): a small
  * kernel of many tiles pays for its prologues and epilogues. It is part of
@@ -150,15 +151,17 @@ static double channelsLastEfficiency(CmProfile profile, const char *kernel,
 
 bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                 double flops, double bytes, CmValueFn value,
-                const void *context, double efficiencyScale, CmEstimate *out) {
+                const void *context, CmEfficiencySource efficiency,
+                CmEstimate *out) {
   out->flops = flops;
   out->bytes = bytes;
   double peak = cmRooflinePeak(profile, dtype);
   double bandwidth = cmProfileGetDeviceNumber(profile, "mem_bw", NAN);
-  double computeEff =
-      cmRooflineDeviceNumber(profile, "compute_efficiency", kernel, dtype, 1);
-  double memoryEff =
-      cmRooflineDeviceNumber(profile, "memory_efficiency", kernel, dtype, 1);
+  double computeEff = cmRooflineDeviceNumber(profile, "compute_efficiency",
+                                             efficiency.kernel, dtype, 1);
+  double memoryEff = cmRooflineDeviceNumber(profile, "memory_efficiency",
+                                            efficiency.kernel, dtype, 1);
+  double efficiencyScale = efficiency.scale;
   double channelsLast =
       channelsLastEfficiency(profile, out->kernel, dtype, value, context);
   if (isfinite(channelsLast) && channelsLast > 0) {

@@ -5,16 +5,26 @@
 #include "latency/costmodel.h"
 #include "work.h"
 
+/// Where a roofline answer's efficiencies come from: device.csv's
+/// compute_efficiency and memory_efficiency of `kernel` (its table's kernel,
+/// or the family of a type without one: conv2d+*; NULL: device-wide), each
+/// multiplied by `scale` (cmEfficiencyScale; 1 for none).
+typedef struct {
+  const char *kernel;
+  double scale;
+} CmEfficiencySource;
+
 /// Fills the roofline answer for `flops` and `bytes` (negative: unknown) of
-/// a kernel whose table kernel is `kernel` (may be NULL) and element type
-/// `dtype` (may be NULL) from the device of `profile`; its shape values
-/// (m, n, k, seq, ...) come from `value` over `context` (NULL: unknown, no
-/// wave term and no GEMM tile model). Both efficiencies are multiplied by
-/// `efficiencyScale` (cmEfficiencyScale; 1 for none). Returns false with
-/// the reason when neither bound can be computed.
+/// a kernel whose table kernel is `kernel` (may be NULL: its launch, copy,
+/// column-walk and tile keys) and element type `dtype` (may be NULL) from
+/// the device of `profile`, at the efficiencies of `efficiency`; its shape
+/// values (m, n, k, seq, ...) come from `value` over `context` (NULL:
+/// unknown, no wave term and no GEMM tile model). Returns false with the
+/// reason when neither bound can be computed.
 bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                 double flops, double bytes, CmValueFn value,
-                const void *context, double efficiencyScale, CmEstimate *out);
+                const void *context, CmEfficiencySource efficiency,
+                CmEstimate *out);
 
 /// Returns device.csv's `key.<kernel>.<dtype>`, else `key.<kernel>`, else
 /// NAN: the kernel's own value of `key`, without the device-wide fallback.

@@ -49,8 +49,9 @@ static void rooflineOf(CmProfile profile, const CmTransferGroup *g,
                        double flops, double bytes, CmEstimate *out) {
   memset(out, 0, sizeof *out);
   const char *dtype = g->prep.dtype[0] ? g->prep.dtype : NULL;
+  CmEfficiencySource own = {g->policy->kernel, 1};
   if (!cmRoofline(profile, g->policy->kernel, dtype, flops, bytes, NULL, NULL,
-                  1, out))
+                  own, out))
     out->computeUs = out->memoryUs = out->launchUs = 0;
 }
 

@@ -603,16 +603,20 @@ static void describePool(const LatGraph *g, LatKernel *k, MlirOperation op) {
   bool linalg = !strncmp(name, "linalg.pooling_", 15);
   bool tosa =
       !strcmp(name, "tosa.max_pool2d") || !strcmp(name, "tosa.avg_pool2d");
+  /* linalg's window is a shape-only operand (kh x kw), TOSA's an attribute;
+     a window of unknown size is left out */
+  LatShape w = linalg && mlirOperationGetNumOperands(op) > 1
+                   ? latShapeOf(latOperand(op, 1))
+                   : (LatShape){0};
+  double window = tosa ? (double)latI64ArrayAttr(op, "kernel", 0, 0) *
+                             (double)latI64ArrayAttr(op, "kernel", 1, 0)
+                  : w.dynamic ? 0
+                              : w.elements;
   addField(k, "elements", elements);
-  if (!linalg && !tosa) {
+  if (!(window > 0)) {
     snprintf(k->axes, sizeof k->axes, "elements=%.0f", elements);
     return;
   }
-  /* linalg's window is a shape-only operand (kh x kw), TOSA's an attribute */
-  double window = linalg && mlirOperationGetNumOperands(op) > 1
-                      ? latShapeOf(latOperand(op, 1)).elements
-                      : (double)latI64ArrayAttr(op, "kernel", 0, 1) *
-                            (double)latI64ArrayAttr(op, "kernel", 1, 1);
   int64_t stride = latI64ArrayAttr(op, linalg ? "strides" : "stride", 0, 1);
   addField(k, "window", window);
   addField(k, "stride", (double)stride);

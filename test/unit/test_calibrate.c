@@ -80,8 +80,6 @@ TEST(power_law_is_fitted_where_it_predicts_better) {
   CHECK_NEAR(fitted(&d, "compute_efficiency.matmul+add"), 0.4, 0.02);
 }
 
-/* The same shapes at one efficiency: the median predicts them exactly, so
- * no law is kept and the type keeps its median. */
 /* A family (<anchor>+*) is fitted over every measured type of its anchor,
  * for a type no bundled model has. Two matmul types on one law along n,
  * the second twice as fast: the family's slope is the law's, its centre
@@ -120,6 +118,30 @@ TEST(a_family_is_fitted_over_every_type_of_its_anchor) {
   CHECK_NEAR(fitted(&d, "compute_efficiency"), lpMedian(all, 53), 1e-9);
 }
 
+/* A family whose shapes give no law (one shape size) takes the median of
+ * all its types' shapes: four matmul+add at 0.2 and five plain matmuls at
+ * 0.4 make matmul+* 0.4 (0.2 without the plain ones); batch_matmul+add
+ * (nine at 0.9) is a family of its own, and would have made it 0.9. */
+TEST(a_family_without_a_law_takes_the_median_of_its_types) {
+  LpShape shapes[18];
+  for (int i = 0; i < 18; i++) {
+    matmulShape(&shapes[i], 8, 64, 64, i < 4 ? 0.2 : i < 9 ? 0.4 : 0.9);
+    snprintf(shapes[i].type, sizeof shapes[i].type, "%s",
+             i < 4   ? "matmul+add"
+             : i < 9 ? "matmul"
+                     : "batch_matmul+add");
+  }
+  LpShapeSet set = {shapes, 18, 18};
+  LpDeviceNumbers d = device();
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.matmul+*"), 0.4, 1e-9);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.batch_matmul+*"), 0.9, 1e-9);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.matmul"), 0.4, 1e-9);
+  CHECK(isnan(fitted(&d, "efficiency_slope.matmul+*.n")));
+}
+
+/* The same shapes at one efficiency: the median predicts them exactly, so
+ * no law is kept and the type keeps its median. */
 TEST(constant_efficiency_keeps_the_median_and_no_slopes) {
   LpShape shapes[25];
   double ns[] = {16, 64, 256, 1024, 4096}, ks[] = {32, 64, 128, 256, 512};
@@ -466,6 +488,7 @@ int main(void) {
   return RUN_TESTS(
       T(power_law_is_fitted_where_it_predicts_better),
       T(a_family_is_fitted_over_every_type_of_its_anchor),
+      T(a_family_without_a_law_takes_the_median_of_its_types),
       T(constant_efficiency_keeps_the_median_and_no_slopes),
       T(few_shapes_get_no_slopes),
       T(transposed_weights_are_left_out_of_the_fit),

@@ -245,16 +245,19 @@ TEST(efficiency_slopes_scale_the_roofline_inside_their_range) {
  * a hidden model's plain conv2d or conv2d+relu has no table and takes the
  * efficiency and slopes latency-profile fitted over the anchor's family
  * (conv2d+*), its shape read through a sibling's fields: efficiency 0.5 at
- * cin = 100 of [10, 1000], slope -1. A type without a family (depthwise
- * here) keeps the device-wide value, and so does a profile without family
- * keys. */
+ * cin = 100 of [10, 1000], slope -1. So does a type with a table but no
+ * efficiency, keeping its other keys; a type's own efficiency wins. A type
+ * without a family (depthwise here) keeps the device-wide value, and so
+ * does a profile without family keys. */
 static const char kConvPolicy[] =
     "kernel,axes,regime\n"
     "conv2d+batchnorm+relu,batch hw cin cout,stride window channels_last "
-    "dtype\n";
+    "dtype\n"
+    "conv2d+batchnorm,batch hw cin cout,stride window channels_last dtype\n";
 static const char kConvTable[] =
     "kernel,batch,hw,cin,cout,stride,window,channels_last,dtype,latency_us\n"
-    "conv2d+batchnorm+relu,1,64,16,16,1,9,0,f32,100\n";
+    "conv2d+batchnorm+relu,1,64,16,16,1,9,0,f32,100\n"
+    "conv2d+batchnorm,1,64,16,16,1,9,0,f32,100\n";
 
 static CmEstimate askConv(CmProfile p, const char *kernel, const char *cin) {
   CmField fields[] = {{"batch", "1"},   {"hw", "3136"},        {"cin", cin},
@@ -267,12 +270,14 @@ static CmEstimate askConv(CmProfile p, const char *kernel, const char *cin) {
   return e;
 }
 
-TEST(a_type_without_a_table_takes_its_familys_roofline) {
+TEST(a_type_without_an_efficiency_takes_its_familys) {
   static const char device[] =
       "key,value\npeak_flops.f32,1e9\nmem_bw,1e12\ncompute_efficiency,2\n"
       "memory_efficiency,1\ncompute_efficiency.conv2d+*,0.5\n"
       "efficiency_slope.conv2d+*.cin,-1\nefficiency_lo.conv2d+*.cin,10\n"
-      "efficiency_hi.conv2d+*.cin,1000\n";
+      "efficiency_hi.conv2d+*.cin,1000\n"
+      "compute_efficiency.conv2d+batchnorm+relu,4\n"
+      "launch_us.conv2d+batchnorm,7\n";
   CmProfile p = profileWithDevice("family", kConvPolicy, kConvTable, device);
   CmProfile none = profileWithDevice(
       "family-none", kConvPolicy, kConvTable,
@@ -291,6 +296,15 @@ TEST(a_type_without_a_table_takes_its_familys_roofline) {
   /* a field that is no number leaves the law at its centre, no error */
   CHECK_NEAR(askConv(p, "conv2d", "?").latencyUs, 1e9 / (1e9 * 0.5) * 1e6,
              1e-6);
+  /* a type's own efficiency beats its family's; a type with a table but no
+     efficiency (all its shapes left out of the fit) takes the family's and
+     keeps its own other keys */
+  CmEstimate own = askConv(p, "conv2d+batchnorm+relu", "50");
+  CHECK_NEAR(own.latencyUs, 1e9 / 4e9 * 1e6, 1e-6);
+  CHECK(strstr(own.reason, "+*") == NULL);
+  CmEstimate tabled = askConv(p, "conv2d+batchnorm", "50");
+  CHECK(tabled.source == CM_SOURCE_ROOFLINE && tabled.launchUs == 7);
+  CHECK_NEAR(tabled.latencyUs, 1e9 / 1e9 * 1e6 + 7, 1e-6);
   CmEstimate dw = askConv(p, "depthwise_conv2d", "50");
   CHECK_NEAR(dw.latencyUs, 1e9 / 2e9 * 1e6, 1e-6);
   CHECK(strstr(dw.reason, "+*") == NULL);
@@ -310,20 +324,32 @@ TEST(a_type_without_a_table_takes_its_familys_roofline) {
   cmProfileDestroy(none);
 }
 
-/* device.csv is looked up by bisection: a key written twice answers with
- * its first row, as a scan of the file would, and every key is found. */
+/* device.csv is looked up by bisection: a key written many times answers
+ * with its first row, as a scan of the file would, and every key is found
+ * among many. */
 TEST(a_repeated_device_key_answers_with_its_first_row) {
-  CmProfile p = profileWithDevice(
-      "repeated-key", NULL, kLine,
-      "key,value\nz_last,9\nlaunch_us,3\nmem_bw,1e12\nlaunch_us,7\n"
-      "a_first,1\nname,repeated\n");
+  char device[4096] = "key,value\nname,repeated\n";
+  size_t used = strlen(device);
+  for (int i = 0; i < 60; i++) /* k_00..k_59, and five launch_us among them */
+  {
+    used += (size_t)snprintf(device + used, sizeof device - used, "k_%02d,%d\n",
+                             i, i);
+    if (i % 12 == 5)
+      used += (size_t)snprintf(device + used, sizeof device - used,
+                               "launch_us,%d\n", i);
+  }
+  CmProfile p = profileWithDevice("repeated-key", NULL, kLine, device);
   CHECK(!cmProfileIsNull(p));
-  CHECK(cmProfileGetDeviceNumber(p, "launch_us", -1) == 3);
-  CHECK(cmProfileGetDeviceNumber(p, "z_last", -1) == 9);
-  CHECK(cmProfileGetDeviceNumber(p, "a_first", -1) == 1);
-  CHECK(cmProfileGetDeviceNumber(p, "mem_bw", -1) == 1e12);
-  CHECK(cmProfileGetDeviceNumber(p, "launch", -1) == -1);
+  CHECK(cmProfileGetDeviceNumber(p, "launch_us", -1) == 5);
+  for (int i = 0; i < 60; i++) {
+    char key[8];
+    snprintf(key, sizeof key, "k_%02d", i);
+    CHECK(cmProfileGetDeviceNumber(p, key, -1) == i);
+  }
+  CHECK(cmProfileGetDeviceNumber(p, "k_", -1) == -1);
+  CHECK(cmProfileGetDeviceNumber(p, "k_60", -1) == -1);
   CHECK(cmProfileGetDeviceNumber(p, "name", -1) == -1); /* text: fallback */
+  CHECK(!strcmp(cmProfileGetDeviceName(p), "repeated"));
   cmProfileDestroy(p);
 }
 
@@ -1026,7 +1052,7 @@ int main(int argc, char **argv) {
                    T(scratch_buffers_pay_their_pages_in_the_roofline),
                    T(copy_rate_follows_the_weight_size_within_its_range),
                    T(channels_last_convs_take_their_own_efficiency),
-                   T(a_type_without_a_table_takes_its_familys_roofline),
+                   T(a_type_without_an_efficiency_takes_its_familys),
                    T(a_repeated_device_key_answers_with_its_first_row),
                    T(column_walk_level_counts_the_busiest_set),
                    T(column_walk_level_is_bounded_on_absurd_shapes),

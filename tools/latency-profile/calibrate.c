@@ -17,10 +17,11 @@
  * conv2d+relu, a plain conv2d): the epilogue is a few passes over the
  * output next to the anchor's multiply-adds, and the device-wide median,
  * which the matmuls and elementwise ops dominate, missed seven convs of
- * shapes no bundled model has by 35% on average (docs/accuracy.md). A
- * kernel's time is
- * taken less what its scratch buffers cost (lpWorkUs): the roofline adds
- * them back at the probed rate, by the bytes the kernel allocates.
+ * shapes no bundled model has by 35% on average (docs/accuracy.md).
+ *
+ * A kernel's time is taken less what its scratch buffers cost (lpWorkUs):
+ * the roofline adds them back at the probed rate, by the bytes the kernel
+ * allocates.
  *
  * A matmul whose weight column spills L1 through `loops` is left out too:
  * its time is the column walk's (calibrate_column_walk.c); so is a
@@ -38,6 +39,8 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
+
+#include "latency/costmodel_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -178,8 +181,8 @@ static void add(LpDeviceNumbers *d, const char *key, const char *type,
  * family, lpInScope) on the side of the first of them, as
  * compute_efficiency.<scope> or memory_efficiency.<scope>; `own` holds
  * set->count values. */
-static void fitScope(const LpShapeSet *set, LpDeviceNumbers *d,
-                     const char *scope, double *own) {
+static void fitScopeMedian(const LpShapeSet *set, LpDeviceNumbers *d,
+                           const char *scope, double *own) {
   size_t n = 0;
   bool scopeCompute = false, compute;
   double f;
@@ -201,19 +204,19 @@ void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
   all[1] = malloc((set->count + 1) * sizeof *all[1]);
   size_t numAll[2] = {0, 0};
   d->numFitted = 0;
-  char family[LP_FAMILY_SIZE];
+  char family[CM_KERNEL_FAMILY_SIZE];
   for (size_t i = 0; own && all[0] && all[1] && i < set->count; i++) {
     bool compute;
     double f;
     if (lpEfficiencyOf(d, &set->items[i], &f, &compute))
       all[compute][numAll[compute]++] = f;
     if (lpFirstOfType(set, i))
-      fitScope(set, d, set->items[i].type, own);
+      fitScopeMedian(set, d, set->items[i].type, own);
   }
   /* the families after every type: a type's keys come first in device.csv */
   for (size_t i = 0; own && i < set->count; i++)
     if (lpFirstOfFamily(set, i, family, sizeof family))
-      fitScope(set, d, family, own);
+      fitScopeMedian(set, d, family, own);
   for (int c = 0; c < 2; c++)
     if (numAll[c])
       add(d, c ? "compute_efficiency" : "memory_efficiency", NULL,

@@ -23,6 +23,8 @@
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
 
+#include "latency/costmodel_util.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,9 +159,9 @@ static const LpShape *firstMeasured(const LpShapeSet *set,
 /* The shapes a law is fitted over: those of a type or a family (scope), on
  * one side, with the fields of the first of them. */
 typedef struct {
-  const char *scope;
-  const LpShape *first;
-  bool side;
+  const char *scope;    /* a type, or a family: conv2d+*             */
+  const LpShape *first; /* its first measured shape: the field names */
+  bool side;            /* compute-bound (true) or memory-bound      */
 } Members;
 
 /* True when `t` is a measured shape of `m` with its efficiency in `*eff`. */
@@ -213,12 +215,16 @@ static bool collect(const LpShapeSet *set, const LpDeviceNumbers *d,
          s->n >= (size_t)(kShapesPerTerm * (s->numFields + 1));
 }
 
-static void fitScope(const LpShapeSet *set, LpDeviceNumbers *d,
-                     const char *scope, Samples *s, double *scratch) {
-  bool compute;
+/* The law of `scope` (a type or a family), written over its median when it
+ * predicts the scope's shapes better. */
+static void fitScopeLaw(const LpShapeSet *set, LpDeviceNumbers *d,
+                        const char *scope, Samples *s, double *scratch) {
+  bool compute = false; /* set when a shape is found */
   Members m = {scope, firstMeasured(set, d, scope, &compute), false};
+  if (!m.first)
+    return;
   m.side = compute;
-  if (!m.first || !collect(set, d, &m, s))
+  if (!collect(set, d, &m, s))
     return;
   double coef[kMaxTerms];
   double law = looLawError(s), median = looMedianError(s, scratch);
@@ -243,13 +249,13 @@ void lpFitEfficiencySlopes(const LpShapeSet *set, LpDeviceNumbers *d) {
   s.z = malloc((set->count + 1) * LAT_MAX_FIELDS * sizeof *s.z);
   s.y = malloc((set->count + 1) * sizeof *s.y);
   double *scratch = malloc((set->count + 1) * sizeof *scratch);
-  char family[LP_FAMILY_SIZE];
+  char family[CM_KERNEL_FAMILY_SIZE];
   for (size_t i = 0; s.z && s.y && scratch && i < set->count; i++)
     if (lpFirstOfType(set, i))
-      fitScope(set, d, set->items[i].type, &s, scratch);
+      fitScopeLaw(set, d, set->items[i].type, &s, scratch);
   for (size_t i = 0; s.z && s.y && scratch && i < set->count; i++)
     if (lpFirstOfFamily(set, i, family, sizeof family))
-      fitScope(set, d, family, &s, scratch);
+      fitScopeLaw(set, d, family, &s, scratch);
   free(s.z);
   free(s.y);
   free(scratch);

@@ -92,10 +92,9 @@ bool lpFirstOfType(const LpShapeSet *set, size_t i);
 /// conv2d+...).
 bool lpInScope(const char *scope, const char *type);
 
-enum { LP_FAMILY_SIZE = 128 }; /* an anchor's name and "+*" */
-
 /// True when shape `i` of `set` is the first of its family with a fused
-/// type (one with a '+'), its family written into `family` (`size` bytes):
+/// type (one with a '+'), its family written into `family` (`size` bytes,
+/// CM_KERNEL_FAMILY_SIZE):
 /// a family is fitted once, and only where a type without a table of its
 /// own could be one of its siblings.
 bool lpFirstOfFamily(const LpShapeSet *set, size_t i, char *family,

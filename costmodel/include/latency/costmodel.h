@@ -246,7 +246,9 @@ typedef struct {
 /// Estimates the latency of `query` on `profile` with `options` into `*out`.
 /// Returns CM_OK whenever an answer (possibly CM_SOURCE_UNKNOWN, with the
 /// reason) was written; CM_ERR_QUERY with `err` filled for a malformed query
-/// (an axis that is not a number). Never allocates once the indexes the query
+/// (an axis of its table that is not a number; a kernel without a table
+/// reads its family's fields, if any, as numbers or not given). Never
+/// allocates once the indexes the query
 /// needs are built; safe to call from many threads on one profile.
 CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
                            const CmOptions *options, CmEstimate *out,
@@ -257,22 +259,23 @@ CmStatus cmProfileEstimate(CmProfile profile, const CmQuery *query,
 /// numbers, skipping all text handling. Plain data owned by the caller; its
 /// pointers borrow from the profile and the query's kernel string.
 typedef struct {
-  CmProfile profile;       /* borrowed                          */
-  const char *kernel;      /* borrowed from the query           */
-  const void *policy;      /* internal: answering table policy  */
-  const void *shapePolicy; /* internal: the policy whose fields the roofline
-                              reads: `policy`, else a sibling's (family) */
-  void *group;             /* internal: measured points or NULL */
-  bool viaAnchor;          /* fused kernel uses its anchor      */
-  int numAxes;             /* axes expected, in policy order    */
+  CmProfile profile;                   /* borrowed                          */
+  const char *kernel;                  /* borrowed from the query           */
+  const void *policy;                  /* internal: answering table policy  */
+  const void *shapePolicy;             /* internal: the fields the roofline
+                                          reads: policy's, else a family's  */
+  void *group;                         /* internal: measured points or NULL */
+  bool viaAnchor;                      /* fused kernel uses its anchor      */
+  int numAxes;                         /* axes expected (shapePolicy's)     */
   const char *axisNames[CM_MAX_AXES];  /* borrowed from the profile         */
   char dtype[24];                      /* canonical element type or ""      */
   char kvDtype[24];                    /* kv_dtype regime value, or ""      */
-  double regimeNumbers[CM_MAX_REGIME]; /* numeric regime values, or NaN    */
-  const char *transferredFrom; /* reference of transferred tables, or NULL */
-  double transferConfidence;   /* their calibrated confidence            */
-  int transferPoints;          /* target points behind them              */
-  char reason[192];            /* why no table matched, or ""       */
+  double regimeNumbers[CM_MAX_REGIME]; /* numeric regime values, or NaN     */
+  const char *transferredFrom;         /* reference of transferred tables,
+                                          or NULL                           */
+  double transferConfidence;           /* their calibrated confidence       */
+  int transferPoints;                  /* target points behind them         */
+  char reason[192];                    /* why no table matched, or ""       */
   double rooflineFields[CM_ROOFLINE_FIELDS]; /* weight_transposed,
     scratch_bytes and channels_last, whatever the policy, or NaN */
 } CmPrepared;
@@ -284,8 +287,9 @@ typedef struct {
 CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
                           CmPrepared *out, CmError *err);
 
-/// Estimates `prepared` at `axes` (`prepared->numAxes` raw values in policy
-/// order; NaN = not given) with `flops` and `bytes` as in CmQuery, into
+/// Estimates `prepared` at `axes` (`prepared->numAxes` raw values in the
+/// order of `axisNames`; NaN = not given; NULL: none given) with `flops` and
+/// `bytes` as in CmQuery, into
 /// `*out`: the same answer cmProfileEstimate gives. Never allocates once the
 /// indexes it needs are built; thread-safe.
 CmStatus cmPreparedEstimate(const CmPrepared *prepared, const double *axes,

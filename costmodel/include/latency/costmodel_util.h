@@ -108,6 +108,8 @@ CmStatus cmCopyFile(const char *from, const char *to, CmError *err);
 /// false, with `out` empty, when it does not fit in `size` bytes.
 bool cmKernelAnchor(const char *kernel, char *out, size_t size);
 
+enum { CM_KERNEL_FAMILY_SIZE = 128 }; /* a family's name, "+*" included */
+
 /// Writes the family of kernel type `kernel` into `out`: its anchor and
 /// "+*" (conv2d+* for conv2d, conv2d+relu and conv2d+batchnorm+add+relu),
 /// the scope of roofline parameters fitted over every type of one anchor;

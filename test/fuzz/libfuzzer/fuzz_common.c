@@ -116,10 +116,11 @@ CmStatus fuzzEstimate(CmProfile profile, const FuzzQuery *q, bool saneTables,
   double axes[CM_MAX_AXES];
   for (int a = 0; a < prep.numAxes; a++) {
     const char *text = cmQueryFindField(&query, prep.axisNames[a]);
-    if (!text)
-      axes[a] = NAN;
-    else if (!cmParseNumber(text, &axes[a]) || !isfinite(axes[a]))
+    bool number = text && cmParseNumber(text, &axes[a]) && isfinite(axes[a]);
+    if (text && !number && prep.policy)
       fail("an axis the text API accepted does not parse", out, NULL);
+    if (!number) /* not given, or a family's field that is no number */
+      axes[a] = NAN;
   }
   if (cmPreparedEstimate(&prep, axes, q->flops, q->bytes, &on, &prepared,
                          NULL) != CM_OK)

@@ -9,6 +9,11 @@
 // CHECK: | pool | 1 | elements=25088 window=49 stride=1 | f32 |
 // CHECK: | pool | 1 | elements=50176 window=9 stride=2 | f32 |
 // CHECK: | pool | 1 | elements=3136 window=49 stride=7 | f32 |
+// A generic that reads windows names neither: elements only.
+// RUN: %mlir_opt --linalg-generalize-named-ops %s | %mlir_opt --load-pass-plugin=%plugin --annotate-latency=report=- -o /dev/null | FileCheck %s --check-prefix=GENERIC
+// GENERIC: | pool | 1 | elements=262144 | f32 |
+// GENERIC: | pool | 1 | elements=25088 | f32 |
+// GENERIC: | pool | 1 | elements=50176 window=9 stride=2 | f32 |
 func.func @linalg_pools(%x: tensor<1x64x64x64xf32>, %g: tensor<1x512x7x7xf32>) -> (tensor<1x64x32x32xf32>, tensor<1x512x1x1xf32>) {
   %ninf = arith.constant -3.40282347E+38 : f32
   %zero = arith.constant 0.0 : f32
