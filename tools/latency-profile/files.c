@@ -1,8 +1,11 @@
 /*===- files.c - directories, copies and CSV cells ------------------------===*/
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "files.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -40,6 +43,23 @@ bool lpCopyFile(const char *from, const char *to, char *err, size_t size) {
   if (!ok)
     snprintf(err, size, "cannot copy %s to %s", from, to);
   return ok;
+}
+
+bool lpScratchTemplate(const char *name, char *out, size_t size) {
+  const char *tmp = getenv("TMPDIR");
+  int n = snprintf(out, size, "%s/%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+  return n > 0 && (size_t)n < size;
+}
+
+static int removeEntry(const char *path, const struct stat *st, int flag,
+                       struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  return remove(path);
+}
+
+bool lpRemoveTree(const char *dir) {
+  /* depth first, links not followed: a directory after what it holds */
+  return nftw(dir, removeEntry, 16, FTW_DEPTH | FTW_PHYS) == 0;
 }
 
 void lpRemoveCsvFiles(const char *dir) {

@@ -13,6 +13,10 @@ bool lpMakeDirs(const char *path, char *err, size_t size);
 /// Copies file `from` to `to`; false with the reason in `err`.
 bool lpCopyFile(const char *from, const char *to, char *err, size_t size);
 
+/// Removes directory `dir` and everything in it (symbolic links, not what
+/// they point to); false when something could not be removed.
+bool lpRemoveTree(const char *dir);
+
 /// Removes the `*.csv` files directly in `dir` (a missing dir is fine).
 void lpRemoveCsvFiles(const char *dir);
 
@@ -23,6 +27,10 @@ void lpCsvCell(FILE *out, const char *text);
 /// Copies the value of `key` in the `key,value` CSV file `path` (quoted
 /// values unquoted) into `out`; false when the file or the key is missing.
 bool lpReadKeyValue(const char *path, const char *key, char *out, size_t size);
+
+/// Writes the mkdtemp template of a scratch directory called `name`-XXXXXX
+/// under $TMPDIR (else /tmp) into `out`; false when it does not fit.
+bool lpScratchTemplate(const char *name, char *out, size_t size);
 
 /// Returns the last component of `path` (borrowed).
 const char *lpBaseName(const char *path);

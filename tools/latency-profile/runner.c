@@ -11,6 +11,7 @@
 #include "allocator.h"
 #include "buffers.h"
 #include "constants.h"
+#include "files.h"
 #include "mlir_host.h"
 #include "pipelines.h"
 
@@ -141,12 +142,9 @@ static void crashHook(const Run *run) {
     raise(SIGSEGV);
 }
 
-static bool compile(Run *run) {
-  MlirStringRef libs[1] = {mlirStringRefCreateFromCString(LP_RUNNER_UTILS)};
-  int numLibs = access(LP_RUNNER_UTILS, R_OK) == 0;
-  lpHostClearErrors(&run->host);
-  MlirExecutionEngine jit =
-      mlirExecutionEngineCreate(run->module, 3, numLibs, libs, false, false);
+/* Looks the entries up in `jit` (compiling them); false (the line says
+ * why) when the engine is null or an entry has no C interface. */
+static bool compileEntries(Run *run, MlirExecutionEngine jit) {
   if (mlirExecutionEngineIsNull(jit)) {
     char text[kLineSize];
     snprintf(text, sizeof text, "cannot JIT the lowered module%s%s",
@@ -170,6 +168,35 @@ static bool compile(Run *run) {
   return true;
 }
 
+/* MLIR's ExecutionEngine registers LLVM's perf listener, which the C API
+ * cannot turn off: every JIT writes a jitdump of its code under
+ * $JITDUMPDIR/.debug/jit (else the temporary directory) and never removes
+ * it, 30 KB to 1 MB a process, thousands of processes a profile (454 MB in
+ * /tmp/.debug on this VM before this). So each child points JITDUMPDIR at
+ * a scratch directory of its own and removes it once its code is compiled;
+ * the open dump lives on unlinked until the process exits. Writes the
+ * directory to remove into `dir`, or "" (nothing to remove: the listener
+ * then writes where it would have). */
+static void divertJitDumps(char *dir, size_t size) {
+  if (!lpScratchTemplate("latency-jit", dir, size) || !mkdtemp(dir) ||
+      setenv("JITDUMPDIR", dir, 1) != 0)
+    dir[0] = '\0';
+}
+
+static bool compile(Run *run) {
+  MlirStringRef libs[1] = {mlirStringRefCreateFromCString(LP_RUNNER_UTILS)};
+  int numLibs = access(LP_RUNNER_UTILS, R_OK) == 0;
+  lpHostClearErrors(&run->host);
+  char dumps[600];
+  divertJitDumps(dumps, sizeof dumps);
+  MlirExecutionEngine jit =
+      mlirExecutionEngineCreate(run->module, 3, numLibs, libs, false, false);
+  bool ok = compileEntries(run, jit);
+  if (dumps[0])
+    lpRemoveTree(dumps);
+  return ok;
+}
+
 /* Lowers with `passes` and JITs the result; false (the line says why) when
  * either fails. */
 static bool lowerAndCompile(Run *run, const char *passes) {
@@ -179,12 +206,16 @@ static bool lowerAndCompile(Run *run, const char *passes) {
   return compile(run);
 }
 
-/* Writes `schedule` to a fresh file under /tmp; its path into `path`. */
+/* Writes `schedule` to a fresh file under $TMPDIR (else /tmp); its path
+ * into `path`. */
 static bool writeSchedule(const char *schedule, char *path, size_t size) {
-  snprintf(path, size, "/tmp/latency-profile-schedule-XXXXXX");
-  int fd = mkstemp(path);
-  if (fd < 0)
+  int fd = lpScratchTemplate("latency-profile-schedule", path, size)
+               ? mkstemp(path)
+               : -1;
+  if (fd < 0) {
+    path[0] = '\0'; /* nothing to unlink */
     return false;
+  }
   size_t n = strlen(schedule);
   bool ok = write(fd, schedule, n) == (ssize_t)n;
   return close(fd) == 0 && ok;
@@ -194,7 +225,7 @@ static bool writeSchedule(const char *schedule, char *path, size_t size) {
  * (the module is parsed again: a failed pipeline leaves it half done). */
 static bool build(Run *run) {
   LpPipeline pipeline = lpPipelineResolve(run->options->pipeline);
-  char schedule[64] = "";
+  char schedule[600] = "";
   size_t size = strlen(pipeline.passes) + sizeof schedule;
   char *passes = malloc(size);
   crashHook(run);

@@ -210,7 +210,7 @@ static void measureWhole(const LpMeasureConfig *config, const char *path,
 
 /* Predicts, reads back and measures one whole model. */
 static void validateModel(Validation *v, size_t index, LpValidatedModel *m) {
-  char annotated[200], log[200];
+  char annotated[1024], log[1024];
   snprintf(annotated, sizeof annotated, "%s/annotated-%zu.mlir",
            v->session.work, index);
   snprintf(log, sizeof log, "%s/predict.log", v->session.work);
@@ -243,7 +243,7 @@ static void validateModel(Validation *v, size_t index, LpValidatedModel *m) {
 static bool setUp(Validation *v, const LpOptions *o) {
   memset(v, 0, sizeof *v);
   v->o = o;
-  return lpValidateSessionOpen(&v->session, o, "/tmp/latency-validate-XXXXXX");
+  return lpValidateSessionOpen(&v->session, o, "latency-validate");
 }
 
 static void tearDown(Validation *v, bool keep) {

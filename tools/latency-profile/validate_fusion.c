@@ -225,7 +225,7 @@ static bool functionEdges(Run *r, MlirOperation func) {
 /* Predicts model `index` and collects its edges; false (reported) when it
  * cannot be predicted or read back. */
 static bool modelEdges(Run *r, int index) {
-  char annotated[200], log[200], err[1200];
+  char annotated[1024], log[1024], err[1200];
   r->model = r->o->models[index];
   r->modelEdges = 0;
   snprintf(annotated, sizeof annotated, "%s/annotated-%d.mlir", r->session.work,
@@ -256,8 +256,7 @@ static bool modelEdges(Run *r, int index) {
 static bool setUp(Run *r, const LpOptions *o) {
   memset(r, 0, sizeof *r);
   r->o = o;
-  if (!lpValidateSessionOpen(&r->session, o,
-                             "/tmp/latency-validate-fusion-XXXXXX"))
+  if (!lpValidateSessionOpen(&r->session, o, "latency-validate-fusion"))
     return false;
   snprintf(r->units.dir, sizeof r->units.dir, "%s", r->session.work);
   return true;

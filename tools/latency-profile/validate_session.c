@@ -1,6 +1,7 @@
 /*===- validate_session.c - what a validation against a profile holds ----===*/
 #include "validate_session.h"
 
+#include "files.h"
 #include "validate.h"
 
 #include "latency/costmodel_util.h"
@@ -10,7 +11,7 @@
 #include <string.h>
 
 bool lpValidateSessionOpen(LpValidateSession *s, const LpOptions *o,
-                           const char *workTemplate) {
+                           const char *workName) {
   memset(s, 0, sizeof *s);
   CmError e;
   char dir[4096];
@@ -28,9 +29,10 @@ bool lpValidateSessionOpen(LpValidateSession *s, const LpOptions *o,
     snprintf(s->pipeline, sizeof s->pipeline, "%s", o->pipeline);
   else
     lpProfilePipeline(dir, s->pipeline, sizeof s->pipeline);
-  snprintf(s->work, sizeof s->work, "%s", workTemplate);
-  if (!mkdtemp(s->work)) {
-    fprintf(stderr, "latency-profile: cannot create a scratch directory\n");
+  if (!lpScratchTemplate(workName, s->work, sizeof s->work) ||
+      !mkdtemp(s->work)) {
+    fprintf(stderr, "latency-profile: cannot create a scratch directory %s\n",
+            s->work);
     cmProfileDestroy(s->rules);
     return false;
   }
@@ -41,12 +43,8 @@ bool lpValidateSessionOpen(LpValidateSession *s, const LpOptions *o,
 void lpValidateSessionClose(LpValidateSession *s, bool keepWork) {
   if (keepWork)
     printf("kept the logs and cut-outs of what failed in %s\n", s->work);
-  else {
-    char command[128];
-    snprintf(command, sizeof command, "rm -rf '%s'", s->work);
-    if (system(command) != 0)
-      fprintf(stderr, "latency-profile: could not remove %s\n", s->work);
-  }
+  else if (!lpRemoveTree(s->work))
+    fprintf(stderr, "latency-profile: could not remove %s\n", s->work);
   lpHostDestroy(&s->host);
   cmProfileDestroy(s->rules);
 }

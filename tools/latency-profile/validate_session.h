@@ -20,16 +20,16 @@
 typedef struct {
   char pipeline[4096]; /* the profile's pipeline (name or passes)   */
   char plugin[4200];   /* LatencyPlugin.so beside this binary       */
-  char work[64];       /* scratch directory                         */
+  char work[512];      /* scratch directory                         */
   CmProfile rules;     /* the profile's fusion rules, for detection */
   LpHost host;
 } LpValidateSession;
 
 /// Opens a session for `o`'s profile (and pipeline, when given) with a
-/// scratch directory made from `workTemplate` (ending in XXXXXX); false,
-/// with the reason on stderr and nothing held, when it cannot.
+/// new scratch directory `workName`-XXXXXX under $TMPDIR (else /tmp);
+/// false, with the reason on stderr and nothing held, when it cannot.
 bool lpValidateSessionOpen(LpValidateSession *s, const LpOptions *o,
-                           const char *workTemplate);
+                           const char *workName);
 
 /// Releases the session; removes its scratch directory unless `keepWork`
 /// (something failed in it: its logs and cut-outs are kept, and named).
