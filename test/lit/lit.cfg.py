@@ -40,8 +40,3 @@ config.environment.pop("MLIR_LATENCY_PROFILE", None)
 # Nor write a triangulation cache under $HOME (latency-query-cache.test
 # points it at its own directory).
 config.environment["MLIR_LATENCY_CACHE"] = "off"
-# latency-profile --validate keeps the scratch directory of what failed (the
-# crash tests make it fail on purpose): under the build tree, not /tmp.
-scratch = os.path.join(config.latency_obj_root, "test", "lit-tmp")
-os.makedirs(scratch, exist_ok=True)
-config.environment["TMPDIR"] = scratch

@@ -45,21 +45,34 @@ bool lpCopyFile(const char *from, const char *to, char *err, size_t size) {
   return ok;
 }
 
-bool lpScratchTemplate(const char *name, char *out, size_t size) {
+static const char *tmpDir(void) {
   const char *tmp = getenv("TMPDIR");
-  int n = snprintf(out, size, "%s/%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+  return tmp && *tmp ? tmp : "/tmp";
+}
+
+bool lpScratchTemplate(const char *name, char *out, size_t size) {
+  int n = snprintf(out, size, "%s/%s-XXXXXX", tmpDir(), name);
   return n > 0 && (size_t)n < size;
 }
+
+bool lpJitDumpDir(long pid, char *out, size_t size) {
+  int n = snprintf(out, size, "%s/latency-jit-%ld", tmpDir(), pid);
+  return n > 0 && (size_t)n < size;
+}
+
+static bool removedAll; /* nftw's callback has no context of its own */
 
 static int removeEntry(const char *path, const struct stat *st, int flag,
                        struct FTW *ftw) {
   (void)st, (void)flag, (void)ftw;
-  return remove(path);
+  removedAll &= remove(path) == 0;
+  return 0; /* on with the rest */
 }
 
 bool lpRemoveTree(const char *dir) {
+  removedAll = true;
   /* depth first, links not followed: a directory after what it holds */
-  return nftw(dir, removeEntry, 16, FTW_DEPTH | FTW_PHYS) == 0;
+  return nftw(dir, removeEntry, 16, FTW_DEPTH | FTW_PHYS) == 0 && removedAll;
 }
 
 void lpRemoveCsvFiles(const char *dir) {

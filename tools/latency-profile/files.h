@@ -14,7 +14,8 @@ bool lpMakeDirs(const char *path, char *err, size_t size);
 bool lpCopyFile(const char *from, const char *to, char *err, size_t size);
 
 /// Removes directory `dir` and everything in it (symbolic links, not what
-/// they point to); false when something could not be removed.
+/// they point to), going on past what cannot be removed; false when
+/// something could not be (or `dir` does not exist).
 bool lpRemoveTree(const char *dir);
 
 /// Removes the `*.csv` files directly in `dir` (a missing dir is fine).
@@ -28,9 +29,14 @@ void lpCsvCell(FILE *out, const char *text);
 /// values unquoted) into `out`; false when the file or the key is missing.
 bool lpReadKeyValue(const char *path, const char *key, char *out, size_t size);
 
-/// Writes the mkdtemp template of a scratch directory called `name`-XXXXXX
-/// under $TMPDIR (else /tmp) into `out`; false when it does not fit.
+/// Writes the mkdtemp / mkstemp template `name`-XXXXXX under $TMPDIR (else
+/// /tmp) into `out`; false when it does not fit.
 bool lpScratchTemplate(const char *name, char *out, size_t size);
+
+/// Writes the directory a child process `pid` diverts its JIT's perf
+/// dumps to into `out`: $TMPDIR/latency-jit-<pid> (tools/latency-profile/
+/// runner.c); false when it does not fit.
+bool lpJitDumpDir(long pid, char *out, size_t size);
 
 /// Returns the last component of `path` (borrowed).
 const char *lpBaseName(const char *path);

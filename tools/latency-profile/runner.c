@@ -24,13 +24,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef LP_RUNNER_UTILS
 #define LP_RUNNER_UTILS "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so"
 #endif
 
-enum { kLineSize = 1536, kMaxEntries = LP_MAX_ENTRIES };
+enum { kLineSize = 1536, kMaxEntries = LP_MAX_ENTRIES, kPathSize = 600 };
 
 /* One function the child times, with its own buffers. */
 typedef struct {
@@ -172,28 +173,44 @@ static bool compileEntries(Run *run, MlirExecutionEngine jit) {
  * cannot turn off: every JIT writes a jitdump of its code under
  * $JITDUMPDIR/.debug/jit (else the temporary directory) and never removes
  * it, 30 KB to 1 MB a process, thousands of processes a profile (454 MB in
- * /tmp/.debug on this VM before this). So each child points JITDUMPDIR at
- * a scratch directory of its own and removes it once its code is compiled;
- * the open dump lives on unlinked until the process exits. Writes the
- * directory to remove into `dir`, or "" (nothing to remove: the listener
- * then writes where it would have). */
+ * /tmp/.debug on this VM before this). So, unless the user set JITDUMPDIR
+ * (perf record -k1 then perf inject -j want the dumps), a child points it
+ * at a directory of its own, $TMPDIR/latency-jit-<pid>, and removes it
+ * once its code is compiled; the open dump lives on unlinked until the
+ * process exits, and the driver removes the directory of a child killed
+ * before that (spawn.c). Writes the directory to remove into `dir`, or ""
+ * when there is none. */
 static void divertJitDumps(char *dir, size_t size) {
-  if (!lpScratchTemplate("latency-jit", dir, size) || !mkdtemp(dir) ||
-      setenv("JITDUMPDIR", dir, 1) != 0)
+  const char *user = getenv("JITDUMPDIR");
+  dir[0] = '\0';
+  if ((user && *user) || !lpJitDumpDir((long)getpid(), dir, size)) {
     dir[0] = '\0';
+    return;
+  }
+  lpRemoveTree(dir); /* a dead process's of the same pid */
+  if (mkdir(dir, 0700) != 0) {
+    dir[0] = '\0';
+    return;
+  }
+  if (setenv("JITDUMPDIR", dir, 1) != 0) {
+    rmdir(dir);
+    dir[0] = '\0';
+  }
 }
 
+/* JITs the lowered module and looks its entries up, the perf dumps
+ * diverted; false (the line says why) when that fails. */
 static bool compile(Run *run) {
   MlirStringRef libs[1] = {mlirStringRefCreateFromCString(LP_RUNNER_UTILS)};
   int numLibs = access(LP_RUNNER_UTILS, R_OK) == 0;
   lpHostClearErrors(&run->host);
-  char dumps[600];
+  char dumps[kPathSize];
   divertJitDumps(dumps, sizeof dumps);
   MlirExecutionEngine jit =
       mlirExecutionEngineCreate(run->module, 3, numLibs, libs, false, false);
   bool ok = compileEntries(run, jit);
-  if (dumps[0])
-    lpRemoveTree(dumps);
+  if (dumps[0] && !lpRemoveTree(dumps))
+    fprintf(stderr, "latency-profile: could not remove %s\n", dumps);
   return ok;
 }
 
@@ -207,11 +224,14 @@ static bool lowerAndCompile(Run *run, const char *passes) {
 }
 
 /* Writes `schedule` to a fresh file under $TMPDIR (else /tmp); its path
- * into `path`. */
+ * into `path` ("" when none was made). */
 static bool writeSchedule(const char *schedule, char *path, size_t size) {
-  int fd = lpScratchTemplate("latency-profile-schedule", path, size)
-               ? mkstemp(path)
-               : -1;
+  /* the path goes into a pass option's list: a $TMPDIR with a separator
+     or a brace in it would break the pipeline, /tmp does not */
+  bool fits = lpScratchTemplate("latency-profile-schedule", path, size);
+  if (!fits || strpbrk(path, ",{}'\" \\"))
+    snprintf(path, size, "/tmp/latency-profile-schedule-XXXXXX");
+  int fd = mkstemp(path);
   if (fd < 0) {
     path[0] = '\0'; /* nothing to unlink */
     return false;
@@ -225,7 +245,7 @@ static bool writeSchedule(const char *schedule, char *path, size_t size) {
  * (the module is parsed again: a failed pipeline leaves it half done). */
 static bool build(Run *run) {
   LpPipeline pipeline = lpPipelineResolve(run->options->pipeline);
-  char schedule[600] = "";
+  char schedule[kPathSize] = "";
   size_t size = strlen(pipeline.passes) + sizeof schedule;
   char *passes = malloc(size);
   crashHook(run);

@@ -3,11 +3,13 @@
  * Children are spawned from /proc/self/exe (the same binary, in its hidden
  * `--run` mode) one at a time: measurements must not overlap. A child that
  * outlives its deadline gets SIGKILL; one that crashes is reported by its
- * signal. Nothing a child does can take the driver down.
+ * signal. Nothing a child does can take the driver down, and what it
+ * leaves of its JIT's perf dumps is removed.
  *
  *===----------------------------------------------------------------------===*/
 #include "spawn.h"
 
+#include "files.h"
 #include "timing.h"
 
 #include <errno.h>
@@ -100,6 +102,11 @@ bool lpSpawn(const char *path, char *const argv[], const char *logPath,
     deadline = lpNow(); /* kill it now */
   close(fds[0]);
   reap(pid, deadline, out);
+  /* the perf dumps of a child killed or crashed before it removed them
+     (runner.c) */
+  char dumps[600];
+  if (lpJitDumpDir((long)pid, dumps, sizeof dumps))
+    lpRemoveTree(dumps);
   char *newline = strchr(out->line, '\n');
   if (newline)
     *newline = '\0';

@@ -6,6 +6,7 @@
 
 #include "latency/costmodel_util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,14 @@ bool lpValidateSessionOpen(LpValidateSession *s, const LpOptions *o,
     snprintf(s->pipeline, sizeof s->pipeline, "%s", o->pipeline);
   else
     lpProfilePipeline(dir, s->pipeline, sizeof s->pipeline);
-  if (!lpScratchTemplate(workName, s->work, sizeof s->work) ||
-      !mkdtemp(s->work)) {
-    fprintf(stderr, "latency-profile: cannot create a scratch directory %s\n",
-            s->work);
+  bool fits = lpScratchTemplate(workName, s->work, sizeof s->work);
+  if (!fits || !mkdtemp(s->work)) {
+    if (fits)
+      fprintf(stderr, "latency-profile: cannot create %s: %s\n", s->work,
+              strerror(errno));
+    else
+      fprintf(stderr, "latency-profile: $TMPDIR is too long for a scratch "
+                      "directory\n");
     cmProfileDestroy(s->rules);
     return false;
   }
