@@ -202,7 +202,9 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                    : isnan(tiled) ? flops / (peak * computeEff) * 1e6
                                   : tiled;
   out->memoryUs = haveMemory ? bytes / (bandwidth * memoryEff) * 1e6 : 0;
-  cmRooflineAddLoopMatmul(profile, kernel, dtype, value, context, out, &launch);
+  /* a type without a table (a plain conv2d) walks as its kind does */
+  cmRooflineAddLoopMatmul(profile, kernel ? kernel : out->kernel, dtype, value,
+                          context, out, &launch);
   double scratch = scratchUs(profile, kernel, dtype, value, context);
   if (scratch > 0) {
     launch += scratch;

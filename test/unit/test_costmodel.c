@@ -739,6 +739,38 @@ TEST(a_measured_grid_prices_the_walk_before_the_level_rates) {
   cmProfileDestroy(p);
 }
 
+/* A channels-first conv through `loops` walks, for every output, a column
+ * of its input across the channels, a plane apart: a 1 x 1 conv at 32 x 32
+ * pixels (a 4 KiB plane: one L1 set) with 128 input channels is priced at
+ * the grid's point (1 set, k = 128: 4 ns) for each of its batch x cout x
+ * hw x cin multiply-adds; a channels-last one (TOSA's) and a depthwise one
+ * walk no such column. */
+TEST(channels_first_convs_walk_their_input_column) {
+  char device[4096];
+  gridDevice(device, sizeof device, "8");
+  CmProfile p = profileWithDevice("conv-walk", kConvPolicy, kConvTable, device);
+  CHECK(!cmProfileIsNull(p));
+  const char *kernels[] = {"conv2d+batchnorm", "conv2d+batchnorm",
+                           "depthwise_conv2d+batchnorm"};
+  const char *layouts[] = {"0", "1", "0"};
+  for (int i = 0; i < 3; i++) {
+    CmField fields[] = {{"batch", "1"},   {"hw", "1024"},
+                        {"cin", "128"},   {"cout", "24"},
+                        {"stride", "1"},  {"window", "1"},
+                        {"dtype", "f32"}, {"channels_last", layouts[i]}};
+    CmQuery q = {kernels[i], fields, 8, 2.0 * 24 * 1024 * 128, 1};
+    CmEstimate e;
+    CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+    CHECK(e.source == CM_SOURCE_ROOFLINE);
+    if (i == 0) {
+      CHECK_NEAR(e.memoryUs, 24.0 * 1024 * 128 * 4 * 1e-3, 1e-6);
+      CHECK(strstr(e.reason, "weight column") != NULL);
+    } else
+      CHECK(e.memoryUs < 1);
+  }
+  cmProfileDestroy(p);
+}
+
 /* Attention through loops runs two products per batch and head: Q K^T
  * walks columns of head_dim elements kv_len apart, P V columns of kv_len
  * elements head_dim apart. At seq = kv_len = 1024, head_dim 40 (SD's
@@ -1061,6 +1093,7 @@ int main(int argc, char **argv) {
                    T(column_walk_grid_interpolates_in_log_sets_and_k),
                    T(a_measured_grid_prices_the_walk_before_the_level_rates),
                    T(column_walk_under_the_memory_side_changes_nothing),
+                   T(channels_first_convs_walk_their_input_column),
                    T(attention_walks_the_columns_of_its_two_products),
                    T(no_cache_geometry_no_column_walk),
                    T(fused_kernel_uses_anchor_table_and_says_so),
