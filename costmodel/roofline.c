@@ -22,7 +22,8 @@
  * the tile model instead (gemm_tiles.c), its waves included there.
  * On a host profile, a matmul lowered to loops also pays for a weight
  * transposed on every call (part of launch_us) and for walking weight
- * columns that do not stay in L1 (a floor under its memory side):
+ * columns that do not stay in L1 (a floor under its memory side; a
+ * channels-first conv for its input's column across the channels):
  * roofline_loop_matmul.c. A kernel's scratch buffers (the query's
  * scratch_bytes: buffers it allocates inside, each large enough to be
  * mapped fresh per call, passes/describe.c) cost scratch_ns_per_byte each
@@ -202,9 +203,12 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                    : isnan(tiled) ? flops / (peak * computeEff) * 1e6
                                   : tiled;
   out->memoryUs = haveMemory ? bytes / (bandwidth * memoryEff) * 1e6 : 0;
-  /* a type without a table (a plain conv2d) walks as its kind does */
-  cmRooflineAddLoopMatmul(profile, kernel ? kernel : out->kernel, dtype, value,
-                          context, out, &launch);
+  /* a conv type without a table (a plain conv2d, read through its
+     family's fields) walks as its kind does */
+  const char *walker = kernel                              ? kernel
+                       : cmKernelIs(out->kernel, "conv2d") ? out->kernel
+                                                           : NULL;
+  cmRooflineAddLoopMatmul(profile, walker, dtype, value, context, out, &launch);
   double scratch = scratchUs(profile, kernel, dtype, value, context);
   if (scratch > 0) {
     launch += scratch;

@@ -22,10 +22,13 @@
  *   kernel and dtype, else per dtype: no dtype-free value, bf16 computes
  *   through conversions on a CPU), in L2 scaled along the L1 sets the
  *   column crowds; a floor under the memory side
- *   (calibrate_column_walk.c).
+ *   (calibrate_column_walk.c). A channels-first conv walks a column of
+ *   its input across the channels, a plane apart (loopProductsOf), and is
+ *   charged per channel and window row, its kw taps sharing a line.
  *
  * Both read the query's fields through its policy (a kernel without one,
- * attention without a table, gets neither), weight_transposed whatever the
+ * attention without a table, gets neither; a conv type without a table
+ * reads its family's: estimate.c), weight_transposed whatever the
  * policy (a matmul type without a table of its own is answered through its
  * anchor's or the built-in policy, which need not key on it: estimate.c).
  *
@@ -120,18 +123,22 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
   /* A channels-first conv (linalg's nchw: loops n, f, oh, ow, c, kh, kw)
    * walks, for every output, a column of its input across the channels, a
    * plane apart, once per row of its window, the row's kw taps on one line:
-   * a matmul's walk whose row is the (padded) input plane, side (oh - 1) x
-   * stride + kh, square output and window assumed. EfficientNet's 1 x 1
+   * a matmul's walk whose row is the padded input plane, side oh x stride +
+   * kh - 1 (exact for PyTorch's even inputs and `same` padding; a square
+   * output and window assumed, no dilation). Each output keeps kh columns
+   * live, only one of which the level counts. EfficientNet's 1 x 1
    * projections at 32 x 32 pixels (a 4 KiB plane: one L1 set) ran 2.3-2.4
-   * ns a multiply-add, its 1 x 1 convs at 8 x 8 0.6. */
+   * ns a multiply-add, its 1 x 1 convs at 8 x 8 0.6. A conv whose stride
+   * or window is unknown walks nothing. */
   if (cmKernelIs(kernel, "conv2d") && value(context, "channels_last") == 0) {
-    double stride = orOne(value(context, "stride"));
-    double hw = value(context, "hw"),
-           kh = sqrt(orOne(value(context, "window")));
-    double side = (sqrt(hw) - 1) * stride + kh;
+    double stride = value(context, "stride");
+    double kh = sqrt(value(context, "window"));
+    if (!(stride >= 1) || !(kh >= 1))
+      return 0;
+    double side = sqrt(value(context, "hw")) * stride + kh - 1;
     out[0] = (LoopProduct){batchOf(value, context),
                            value(context, "cout"),
-                           hw,
+                           value(context, "hw"),
                            value(context, "cin"),
                            side * side,
                            kh};
@@ -244,7 +251,8 @@ void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
   double walk = columnWalkUs(profile, kernel, dtype, value, context, &level);
   if (walk > out->memoryUs) {
     out->memoryUs = walk;
-    cmEstimateAddReason(out, "roofline: weight column in %s",
+    cmEstimateAddReason(out, "roofline: %s column in %s",
+                        cmKernelIs(kernel, "conv2d") ? "input" : "weight",
                         level == 2 ? "L2" : "memory");
   }
   double copy = weightCopyUs(profile, kernel, dtype, value, context);

@@ -743,30 +743,42 @@ TEST(a_measured_grid_prices_the_walk_before_the_level_rates) {
  * of its input across the channels, a plane apart: a 1 x 1 conv at 32 x 32
  * pixels (a 4 KiB plane: one L1 set) with 128 input channels is priced at
  * the grid's point (1 set, k = 128: 4 ns) for each of its batch x cout x
- * hw x cin multiply-adds; a channels-last one (TOSA's) and a depthwise one
- * walk no such column. */
+ * hw x cin multiply-adds; so is a plain conv2d with no table (through its
+ * family's fields), and a stride-2 1 x 1 conv to 16 x 16 (its input plane
+ * 32 x 32, not 31 x 31). A channels-last one (TOSA's), one without a
+ * layout and one without a stride walk no such column. */
 TEST(channels_first_convs_walk_their_input_column) {
   char device[4096];
   gridDevice(device, sizeof device, "8");
   CmProfile p = profileWithDevice("conv-walk", kConvPolicy, kConvTable, device);
   CHECK(!cmProfileIsNull(p));
-  const char *kernels[] = {"conv2d+batchnorm", "conv2d+batchnorm",
-                           "depthwise_conv2d+batchnorm"};
-  const char *layouts[] = {"0", "1", "0"};
-  for (int i = 0; i < 3; i++) {
-    CmField fields[] = {{"batch", "1"},   {"hw", "1024"},
-                        {"cin", "128"},   {"cout", "24"},
-                        {"stride", "1"},  {"window", "1"},
-                        {"dtype", "f32"}, {"channels_last", layouts[i]}};
-    CmQuery q = {kernels[i], fields, 8, 2.0 * 24 * 1024 * 128, 1};
+  struct {
+    const char *kernel, *layout, *stride, *hw;
+    bool walks;
+  } cases[] = {{"conv2d+batchnorm", "0", "1", "1024", true},
+               {"conv2d", "0", "1", "1024", true},
+               {"conv2d+batchnorm", "0", "2", "256", true},
+               {"conv2d+batchnorm", "1", "1", "1024", false},
+               {"conv2d+batchnorm", NULL, "1", "1024", false},
+               {"conv2d+batchnorm", "0", NULL, "1024", false}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    CmField fields[8] = {{"batch", "1"}, {"hw", cases[i].hw}, {"cin", "128"},
+                         {"cout", "24"}, {"window", "1"},     {"dtype", "f32"}};
+    size_t n = 6;
+    if (cases[i].stride)
+      fields[n++] = (CmField){"stride", cases[i].stride};
+    if (cases[i].layout)
+      fields[n++] = (CmField){"channels_last", cases[i].layout};
+    double outputs = strtod(cases[i].hw, NULL) * 24;
+    CmQuery q = {cases[i].kernel, fields, n, 2.0 * outputs * 128, 1};
     CmEstimate e;
     CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
     CHECK(e.source == CM_SOURCE_ROOFLINE);
-    if (i == 0) {
-      CHECK_NEAR(e.memoryUs, 24.0 * 1024 * 128 * 4 * 1e-3, 1e-6);
-      CHECK(strstr(e.reason, "weight column") != NULL);
+    if (cases[i].walks) {
+      CHECK_NEAR(e.memoryUs, outputs * 128 * 4 * 1e-3, 1e-6);
+      CHECK(strstr(e.reason, "input column") != NULL);
     } else
-      CHECK(e.memoryUs < 1);
+      CHECK(e.memoryUs < 1 && !strstr(e.reason, "column"));
   }
   cmProfileDestroy(p);
 }
