@@ -41,7 +41,7 @@ static double preparedValue(const void *context, const char *name) {
   const PreparedValues *pv = context;
   const CmPolicy *policy = pv->prep->shapePolicy;
   for (int a = 0; policy && pv->axes && a < policy->numAxes; a++)
-    if (!strcmp(policy->axes[a], name)) /* a table's axes are finite */
+    if (!strcmp(policy->axes[a], name)) /* a family's may be inf */
       return isfinite(pv->axes[a]) ? pv->axes[a] : NAN;
   for (int r = 0; policy && r < policy->numRegime; r++)
     if (!strcmp(policy->regime[r], name))
@@ -137,7 +137,7 @@ CmStatus cmProfilePrepare(CmProfile profile, const CmQuery *query,
       cmPolicySetResolve(&p->policies, query->kernel, &out->viaAnchor);
   /* A type without a table of its own (a plain conv2d where the profile
    * measured conv2d+batchnorm+relu) has its family's fields, for the
-   * roofline's efficiency slopes (rooflineScope). */
+   * roofline's efficiency slopes (efficiencySource). */
   const CmPolicy *shape =
       policy ? policy : cmPolicySetFindFamily(&p->policies, query->kernel);
   const char *dtype = cmQueryDtype(query, shape);
