@@ -239,6 +239,11 @@ bool cmKernelAnchor(const char *kernel, char *out, size_t size) {
   return fits;
 }
 
+bool cmKernelSameAnchor(const char *a, const char *b) {
+  size_t n = strcspn(a, "+");
+  return strcspn(b, "+") == n && !strncmp(a, b, n);
+}
+
 bool cmKernelFamily(const char *kernel, char *out, size_t size) {
   size_t n = strcspn(kernel, "+");
   bool fits = size > 0 && n + 2 < size;
@@ -251,12 +256,9 @@ bool cmKernelFamily(const char *kernel, char *out, size_t size) {
 
 const CmPolicy *cmPolicySetFindFamily(const CmPolicySet *set,
                                       const char *kernel) {
-  size_t n = strcspn(kernel, "+");
-  for (size_t i = 0; i < set->count; i++) {
-    const char *other = set->items[i].kernel;
-    if (strcspn(other, "+") == n && !strncmp(other, kernel, n))
+  for (size_t i = 0; i < set->count; i++)
+    if (cmKernelSameAnchor(set->items[i].kernel, kernel))
       return &set->items[i];
-  }
   return NULL;
 }
 

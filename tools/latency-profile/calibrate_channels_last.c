@@ -41,9 +41,7 @@ static bool channelsLastEfficiency(const LpDeviceNumbers *d, const LpShape *s,
  * efficiency, in `*eff`. */
 static bool ofAnchor(const LpDeviceNumbers *d, const LpShapeSet *set, size_t j,
                      const char *anchor, double *eff) {
-  char other[96];
-  return cmKernelAnchor(set->items[j].type, other, sizeof other) &&
-         !strcmp(anchor, other) &&
+  return cmKernelSameAnchor(anchor, set->items[j].type) &&
          channelsLastEfficiency(d, &set->items[j], eff);
 }
 

@@ -79,9 +79,8 @@ bool lpFirstOfType(const LpShapeSet *set, size_t i) {
 
 bool lpInScope(const char *scope, const char *type) {
   size_t n = strlen(scope);
-  if (n < 2 || strcmp(scope + n - 2, "+*"))
-    return !strcmp(scope, type);
-  return strcspn(type, "+") == n - 2 && !strncmp(scope, type, n - 2);
+  bool family = n >= 2 && !strcmp(scope + n - 2, "+*");
+  return family ? cmKernelSameAnchor(scope, type) : !strcmp(scope, type);
 }
 
 bool lpFirstOfFamily(const LpShapeSet *set, size_t i, char *family,

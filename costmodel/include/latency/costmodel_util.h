@@ -108,6 +108,10 @@ CmStatus cmCopyFile(const char *from, const char *to, CmError *err);
 /// false, with `out` empty, when it does not fit in `size` bytes.
 bool cmKernelAnchor(const char *kernel, char *out, size_t size);
 
+/// True when kernel types `a` and `b` have one anchor (conv2d+relu and
+/// conv2d+batchnorm, or a family conv2d+* and conv2d).
+bool cmKernelSameAnchor(const char *a, const char *b);
+
 enum { CM_KERNEL_FAMILY_SIZE = 128 }; /* a family's name, "+*" included */
 
 /// Writes the family of kernel type `kernel` into `out`: its anchor and
