@@ -590,21 +590,19 @@ static double largestTensor(const LatGraph *g, const LatKernel *k) {
   return largest;
 }
 
-/* A pool: the elements of its largest tensor, and its window (kh x kw) and
- * stride, which the table keys on as regimes, as a conv's: a 2 x 2 max pool
- * runs at another rate per element than a 3 x 3 one over a padded input
- * or a global average (a VGG's 2 x 2 pools, interpolated along elements
- * between ResNet's two, came out 250 times too slow). A generic that reads
- * windows names neither: elements only. */
-static void describePool(const LatGraph *g, LatKernel *k, MlirOperation op) {
-  double elements = largestTensor(g, k);
+/* A pool's window (kh x kw) and stride, after its `elements`: the table
+ * keys on them as regimes, as a conv's: a 2 x 2 max pool runs at another
+ * rate per element than a 3 x 3 one over a padded input or a global
+ * average (a VGG's 2 x 2 pools, interpolated along elements between
+ * ResNet's two, came out 250 times too slow). Named linalg pools read the
+ * window off their shape-only operand, TOSA's off `kernel`; a generic that
+ * reads windows, or a window of unknown size, adds nothing. */
+static void addPoolWindow(LatKernel *k, MlirOperation op) {
   char name[96];
   latOpName(op, name, sizeof name);
   bool linalg = !strncmp(name, "linalg.pooling_", 15);
   bool tosa =
       !strcmp(name, "tosa.max_pool2d") || !strcmp(name, "tosa.avg_pool2d");
-  /* linalg's window is a shape-only operand (kh x kw), TOSA's an attribute;
-     a window of unknown size is left out */
   LatShape w = linalg && mlirOperationGetNumOperands(op) > 1
                    ? latShapeOf(latOperand(op, 1))
                    : (LatShape){0};
@@ -612,16 +610,14 @@ static void describePool(const LatGraph *g, LatKernel *k, MlirOperation op) {
                              (double)latI64ArrayAttr(op, "kernel", 1, 0)
                   : w.dynamic ? 0
                               : w.elements;
-  addField(k, "elements", elements);
-  if (!(window > 0)) {
-    snprintf(k->axes, sizeof k->axes, "elements=%.0f", elements);
+  if (!(window > 0))
     return;
-  }
   int64_t stride = latI64ArrayAttr(op, linalg ? "strides" : "stride", 0, 1);
   addField(k, "window", window);
   addField(k, "stride", (double)stride);
-  snprintf(k->axes, sizeof k->axes, "elements=%.0f window=%.0f stride=%lld",
-           elements, window, (long long)stride);
+  size_t used = strlen(k->axes);
+  snprintf(k->axes + used, sizeof k->axes - used, " window=%.0f stride=%lld",
+           window, (long long)stride);
 }
 
 /* Appends the kernel's type: member classes joined with '+', a pattern's
@@ -700,13 +696,12 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
            rootNode->cls.id == LAT_CLASS_DEPTHWISE_CONV2D ||
            rootNode->cls.id == LAT_CLASS_TRANSPOSE_CONV2D)
     describeConv(k, root);
-  else if (rootNode->cls.id == LAT_CLASS_POOL &&
-           mlirOperationGetNumResults(root) > 0)
-    describePool(g, k, root);
   else if (mlirOperationGetNumResults(root) > 0) {
     double elements = largestTensor(g, k);
     addField(k, "elements", elements);
     snprintf(k->axes, sizeof k->axes, "elements=%.0f", elements);
+    if (rootNode->cls.id == LAT_CLASS_POOL)
+      addPoolWindow(k, root);
   }
   kernelType(g, k, batched, attention);
   LatShape first = mlirOperationGetNumOperands(root) > 0
