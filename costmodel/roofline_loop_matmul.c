@@ -135,10 +135,10 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
     double kh = sqrt(value(context, "window"));
     if (!(stride >= 1) || !(kh >= 1))
       return 0;
-    double side = sqrt(value(context, "hw")) * stride + kh - 1;
+    double hw = value(context, "hw"), side = sqrt(hw) * stride + kh - 1;
     out[0] = (LoopProduct){batchOf(value, context),
                            value(context, "cout"),
-                           value(context, "hw"),
+                           hw,
                            value(context, "cin"),
                            side * side,
                            kh};

@@ -182,7 +182,6 @@ static bool compileEntries(Run *run, MlirExecutionEngine jit) {
  * when there is none. */
 static void divertJitDumps(char *dir, size_t size) {
   const char *user = getenv("JITDUMPDIR");
-  dir[0] = '\0';
   if ((user && *user) || !lpJitDumpDir((long)getpid(), dir, size)) {
     dir[0] = '\0';
     return;
