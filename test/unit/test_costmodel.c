@@ -241,6 +241,11 @@ TEST(efficiency_slopes_scale_the_roofline_inside_their_range) {
   cmProfileDestroy(p);
 }
 
+/* The device of a host profile with neither families nor a channels-last
+ * efficiency: f32 at 1 GFLOP/s, device-wide compute efficiency 2. */
+#define PLAIN_HOST_DEVICE                                                      \
+  "key,value\npeak_flops.f32,1e9\nmem_bw,1e12\ncompute_efficiency,2\n"
+
 /* A host profile measures the types its models have (conv2d+batchnorm+relu);
  * a hidden model's plain conv2d or conv2d+relu has no table and takes the
  * efficiency and slopes latency-profile fitted over the anchor's family
@@ -271,17 +276,15 @@ static CmEstimate askConv(CmProfile p, const char *kernel, const char *cin) {
 }
 
 TEST(a_type_without_an_efficiency_takes_its_familys) {
-  static const char device[] =
-      "key,value\npeak_flops.f32,1e9\nmem_bw,1e12\ncompute_efficiency,2\n"
+  static const char device[] = PLAIN_HOST_DEVICE
       "memory_efficiency,1\ncompute_efficiency.conv2d+*,0.5\n"
       "efficiency_slope.conv2d+*.cin,-1\nefficiency_lo.conv2d+*.cin,10\n"
       "efficiency_hi.conv2d+*.cin,1000\n"
       "compute_efficiency.conv2d+batchnorm+relu,4\n"
       "launch_us.conv2d+batchnorm,7\n";
   CmProfile p = profileWithDevice("family", kConvPolicy, kConvTable, device);
-  CmProfile none = profileWithDevice(
-      "family-none", kConvPolicy, kConvTable,
-      "key,value\npeak_flops.f32,1e9\nmem_bw,1e12\ncompute_efficiency,2\n");
+  CmProfile none = profileWithDevice("family-none", kConvPolicy, kConvTable,
+                                     PLAIN_HOST_DEVICE);
   CHECK(!cmProfileIsNull(p) && !cmProfileIsNull(none));
   const char *kernels[] = {"conv2d", "conv2d+relu"};
   for (int i = 0; i < 2; i++) {
@@ -505,13 +508,11 @@ TEST(scratch_buffers_pay_their_pages_in_the_roofline) {
  * the key, answer as before; the prepared path agrees with the text one. */
 TEST(channels_last_convs_take_their_own_efficiency) {
   static const char device[] =
-      "key,value\npeak_flops.f32,1e9\nmem_bw,1e12\ncompute_efficiency,2\n"
-      "channels_last_efficiency.conv2d,4\n"
-      "channels_last_efficiency.depthwise_conv2d,0.5\n";
+      PLAIN_HOST_DEVICE "channels_last_efficiency.conv2d,4\n"
+                        "channels_last_efficiency.depthwise_conv2d,0.5\n";
   CmProfile p = profileWithDevice("channels-last", NULL, kLine, device);
-  CmProfile gpu = profileWithDevice(
-      "channels-last-none", NULL, kLine,
-      "key,value\npeak_flops.f32,1e9\nmem_bw,1e12\ncompute_efficiency,2\n");
+  CmProfile gpu =
+      profileWithDevice("channels-last-none", NULL, kLine, PLAIN_HOST_DEVICE);
   CHECK(!cmProfileIsNull(p) && !cmProfileIsNull(gpu));
   const char *kernels[] = {"conv2d+add", "depthwise_conv2d+relu"};
   const double lastUs[] = {1e9 / (1e9 * 4) * 1e6, 1e9 / (1e9 * 0.5) * 1e6};
