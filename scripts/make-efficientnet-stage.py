@@ -63,15 +63,15 @@ def se(v, c, h, r):
     a = silu(a, r, 1)
     b, _ = conv(a, r, c, 1, 1, 1)
     b = unary(b, c, 1, SIGM)
-    e = fresh("e"); m = fresh("se")
+    return binary(v, b, c, h, "se", "#map3", t(c, 1), "%in", "%sc", "%m1 = arith.mulf %in, %sc", "%m1")
+def binary(a, b, c, h, prefix, map_b, type_b, x, y, op, r):
+    """An elementwise generic over a (c x h x h) and b (indexed by map_b)."""
+    e = fresh("e"); m = fresh(prefix)
     out.append(f"    {e} = tensor.empty() : {t(c, h)}")
-    out.append(f"    {m} = linalg.generic {{indexing_maps = [#map, #map3, #map], iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}} ins({v}, {b} : {t(c, h)}, {t(c, 1)}) outs({e} : {t(c, h)}) {{\n    ^bb0(%in: f32, %sc: f32, %o: f32):\n      %m1 = arith.mulf %in, %sc : f32\n      linalg.yield %m1 : f32\n    }} -> {t(c, h)}")
+    out.append(f"    {m} = linalg.generic {{indexing_maps = [#map, {map_b}, #map], iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}} ins({a}, {b} : {t(c, h)}, {type_b}) outs({e} : {t(c, h)}) {{\n    ^bb0({x}: f32, {y}: f32, %o: f32):\n      {op} : f32\n      linalg.yield {r} : f32\n    }} -> {t(c, h)}")
     return m
 def add(a, b, c, h):
-    e = fresh("e"); m = fresh("res")
-    out.append(f"    {e} = tensor.empty() : {t(c, h)}")
-    out.append(f"    {m} = linalg.generic {{indexing_maps = [#map, #map, #map], iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}} ins({a}, {b} : {t(c, h)}, {t(c, h)}) outs({e} : {t(c, h)}) {{\n    ^bb0(%x: f32, %y: f32, %o: f32):\n      %a1 = arith.addf %x, %y : f32\n      linalg.yield %a1 : f32\n    }} -> {t(c, h)}")
-    return m
+    return binary(a, b, c, h, "res", "#map", t(c, h), "%x", "%y", "%a1 = arith.addf %x, %y", "%a1")
 def mbconv(v, cin, cout, h, k, s, expand):
     x = v
     mid = cin * expand
