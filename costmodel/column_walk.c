@@ -152,3 +152,35 @@ double cmWalkGridNs(CmWalkGridFn at, const void *context, double sets,
     }
   return ns;
 }
+
+const double cmAccWalkKs[CM_ACC_WALK_KS] = {8, 16, 32, 64, 256};
+
+void cmAccWalkKey(char *out, size_t size, const char *dtype, int kIndex) {
+  snprintf(out, size, "accumulator_walk_ns.%s.k%.0f", dtype,
+           cmAccWalkKs[kIndex]);
+}
+
+bool cmAccWalkAliases(const CmCacheGeometry *g, double planeBytes) {
+  if (!g || !setsOf(g->l1Bytes, g->l1Ways, g->lineBytes) || !(planeBytes > 0))
+    return false;
+  double way = g->l1Bytes / g->l1Ways;
+  return planeBytes >= way && fmod(planeBytes, way) == 0;
+}
+
+double cmAccWalkNs(CmAccWalkFn at, const void *context, double k) {
+  if (!at || !(k > 0))
+    return NAN;
+  double t;
+  int j = bracket(cmAccWalkKs, CM_ACC_WALK_KS, k, &t);
+  double ns = 0;
+  for (int dk = 0; dk < 2; dk++) {
+    double weight = dk ? t : 1 - t;
+    if (weight == 0) /* on a point: its neighbour need not exist */
+      continue;
+    double point = at(context, j + dk);
+    if (!(point > 0) || isinf(point)) /* a hand-made device.csv */
+      return NAN;
+    ns += point * weight;
+  }
+  return ns;
+}

@@ -205,9 +205,11 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
   out->memoryUs = haveMemory ? bytes / (bandwidth * memoryEff) * 1e6 : 0;
   /* a conv type without a table (a plain conv2d, read through its
      family's fields) walks as its kind does */
-  const char *walker = kernel                              ? kernel
-                       : cmKernelIs(out->kernel, "conv2d") ? out->kernel
-                                                           : NULL;
+  const char *walker = kernel;
+  if (!walker && out->kernel &&
+      (cmKernelIs(out->kernel, "conv2d") ||
+       cmKernelIs(out->kernel, "depthwise_conv2d")))
+    walker = out->kernel;
   cmRooflineAddLoopMatmul(profile, walker, dtype, value, context, out, &launch);
   double scratch = scratchUs(profile, kernel, dtype, value, context);
   if (scratch > 0) {

@@ -25,6 +25,11 @@
  *   (calibrate_column_walk.c). A channels-first conv walks a column of
  *   its input across the channels, a plane apart (loopProductsOf), and is
  *   charged per channel and window row, its kw taps sharing a line.
+ * - The accumulator walk. A channels-first depthwise conv walks its output
+ *   across the channels, loading and storing it per multiply-add; over a
+ *   plane of a whole number of L1 ways each load waits on the store
+ *   before it, at the rate latency-profile probed for the channels
+ *   (`accumulator_walk_ns`, latency/column_walk.h).
  *
  * Both read the query's fields through its policy (a kernel without one,
  * attention without a table, gets neither; a conv type without a table
@@ -241,6 +246,38 @@ static double columnWalkUs(CmProfile profile, const char *kernel,
   return us;
 }
 
+/* The accumulator walk's probe point for the dtype in GridContext. */
+static double accWalkPoint(const void *context, int kIndex) {
+  const GridContext *c = context;
+  char key[160];
+  cmAccWalkKey(key, sizeof key, c->dtype, kIndex);
+  return cmProfileGetDeviceNumber(c->profile, key, NAN);
+}
+
+/* The accumulator walk of a channels-first depthwise conv whose output
+ * plane is a whole number of L1 ways, us (latency/column_walk.h): every
+ * multiply-add, batch x hw x channels x window, at the probed rate for its
+ * channels; 0 for any other kernel or plane, or without the probe. */
+static double accumulatorWalkUs(CmProfile profile, const char *kernel,
+                                const char *dtype, CmValueFn value,
+                                const void *context) {
+  if (!cmKernelIs(kernel, "depthwise_conv2d") ||
+      value(context, "channels_last") != 0)
+    return 0;
+  double hw = value(context, "hw"), channels = value(context, "cin");
+  CmCacheGeometry g = {
+      cmProfileGetDeviceNumber(profile, "l1d_bytes", 0),
+      cmProfileGetDeviceNumber(profile, "l1d_ways", 0), 0, 0,
+      cmProfileGetDeviceNumber(profile, "cache_line_bytes", 0)};
+  if (!cmAccWalkAliases(&g, hw * cmDtypeGetSize(dtype)))
+    return 0;
+  GridContext points = {profile, dtype};
+  double ns = cmAccWalkNs(accWalkPoint, &points, channels);
+  double us = batchOf(value, context) * hw * channels *
+              value(context, "window") * ns * 1e-3;
+  return us > 0 && isfinite(us) ? us : 0;
+}
+
 void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
                              const char *dtype, CmValueFn value,
                              const void *context, CmEstimate *out,
@@ -254,6 +291,12 @@ void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
     cmEstimateAddReason(out, "roofline: %s column in %s",
                         cmKernelIs(kernel, "conv2d") ? "input" : "weight",
                         level == 2 ? "L2" : "memory");
+  }
+  double accumulator =
+      accumulatorWalkUs(profile, kernel, dtype, value, context);
+  if (accumulator > out->memoryUs) {
+    out->memoryUs = accumulator;
+    cmEstimateAddReason(out, "roofline: output column a cache way apart");
   }
   double copy = weightCopyUs(profile, kernel, dtype, value, context);
   if (copy > 0) {

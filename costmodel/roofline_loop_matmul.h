@@ -9,10 +9,12 @@
 #include "latency/costmodel.h"
 #include "work.h"
 
-/// For a matmul, batch_matmul or attention `kernel` on a profile that has
-/// the keys (host profiles from latency-profile; no shipped GPU profile):
-/// raises out->memoryUs to the time its loops take to walk weight columns
-/// that do not stay in L1 (attention: the columns of K^T and V), and adds
+/// For a matmul, batch_matmul, attention or channels-first conv `kernel` on
+/// a profile that has the keys (host profiles from latency-profile; no
+/// shipped GPU profile): raises out->memoryUs to the time its loops take to
+/// walk weight columns that do not stay in L1 (attention: the columns of
+/// K^T and V; a conv: its input's, across the channels; a depthwise conv:
+/// its output's, where the plane makes each load wait on a store), and adds
 /// to `*launchUs` the copy of a weight its query says is transposed on
 /// every call, each with a reason when it counts. Does nothing for other
 /// kernels, without `value`, and where the query gives no shape (or

@@ -373,6 +373,30 @@ static LpDeviceNumbers epycDevice(void) {
   return d;
 }
 
+/* A channels-first depthwise conv over a 32 x 32 f32 plane (one 4 KiB L1
+ * way) waits on its own stores (latency/column_walk.h): with the host's
+ * caches it stays out of its type's efficiency, which the 14 x 14 planes
+ * give alone; a channels-last one over the same plane is no such walk. */
+TEST(aliased_depthwise_planes_are_left_out_of_the_efficiency) {
+  LpShape shapes[6];
+  for (int i = 0; i < 6; i++) {
+    convShape(&shapes[i], "depthwise_conv2d+batchnorm", 32 << (i % 3), false,
+              i < 3 ? 0.5 : 0.05);
+    if (i >= 3)
+      setField(&shapes[i], 1, "hw", 1024);
+  }
+  LpShapeSet set = {shapes, 6, 6};
+  LpDeviceNumbers d = epycDevice();
+  CHECK(!lpAliasesAccumulator(&d, &shapes[0]));
+  CHECK(lpAliasesAccumulator(&d, &shapes[3]));
+  setField(&shapes[3], 7, "channels_last", 1);
+  CHECK(!lpAliasesAccumulator(&d, &shapes[3]));
+  setField(&shapes[3], 7, "channels_last", 0);
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.depthwise_conv2d+batchnorm"), 0.5,
+             1e-9);
+}
+
 /* With the host's caches, matmuls whose weight column spills L1 are
  * samples of the walk, not of the efficiency: their time per multiply-add
  * is fitted per level (per type and dtype, and per dtype), the efficiency
@@ -503,5 +527,6 @@ int main(void) {
       T(the_measured_grid_prices_the_walk_before_the_fitted_rates),
       T(l2_walk_follows_the_l1_sets_its_column_crowds),
       T(one_bad_sample_does_not_move_a_law),
-      T(without_caches_spilled_columns_are_efficiencies));
+      T(without_caches_spilled_columns_are_efficiencies),
+      T(aliased_depthwise_planes_are_left_out_of_the_efficiency));
 }

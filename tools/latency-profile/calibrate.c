@@ -26,7 +26,9 @@
  * A matmul whose weight column spills L1 through `loops` is left out too:
  * its time is the column walk's (calibrate_column_walk.c); so is a
  * channels-last conv, which runs at a rate of its own
- * (calibrate_channels_last.c).
+ * (calibrate_channels_last.c); so is a depthwise conv whose output plane
+ * aliases its accumulator walk (latency/column_walk.h), timed by its own
+ * probe (accumulator_walk_probe.c).
  *
  * A matmul that transposes its weight on every call (weight_transposed=1)
  * is left out: through `loops` it pays for writing a copy of its weight to
@@ -136,7 +138,8 @@ bool lpEfficiencyOf(const LpDeviceNumbers *d, const LpShape *s, double *out,
   double tm = d->memBw > 0 && s->bytes > 0 ? s->bytes / d->memBw : 0;
   double us = lpWorkUs(d, s);
   if (!(us > 0) || (tc <= 0 && tm <= 0) || lpTransposesWeight(s) ||
-      lpChannelsLast(s) || lpColumnWalkLevel(d, s) >= 2)
+      lpChannelsLast(s) || lpColumnWalkLevel(d, s) >= 2 ||
+      lpAliasesAccumulator(d, s))
     return false;
   *compute = tc >= tm;
   *out = (*compute ? tc : tm) / (us * 1e-6);

@@ -66,6 +66,14 @@ int lpColumnWalkLevel(const LpDeviceNumbers *d, const LpShape *s) {
   return cmColumnWalkLevel(&d->caches, k, n * cmDtypeGetSize(dtype));
 }
 
+bool lpAliasesAccumulator(const LpDeviceNumbers *d, const LpShape *s) {
+  const char *dtype = lpShapeField(s, "dtype");
+  return typeIs(s->type, "depthwise_conv2d") && dtype &&
+         lpShapeNumber(s, "channels_last") == 0 &&
+         cmAccWalkAliases(&d->caches,
+                          lpShapeNumber(s, "hw") * cmDtypeGetSize(dtype));
+}
+
 /* The time per multiply-add shape `s` took, ns, and the level of its
  * column; false when it is no sample (not a measured plain matmul, or its
  * column stays in L1). */

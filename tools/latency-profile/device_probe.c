@@ -11,6 +11,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "device_probe.h"
+#include "accumulator_walk_probe.h"
 #include "cold_probe.h"
 #include "column_walk_probe.h"
 #include "host_caches.h"
@@ -217,7 +218,10 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
     return;
   }
   lpProbeColdWeights(config, kernelDir, us, streamed, out, log);
-  /* only `loops` walks a matmul's weight column by column */
-  if (!strcmp(lpPipelineResolve(config->pipeline).name, "loops"))
+  /* only `loops` walks a matmul's weight column by column, and a depthwise
+     conv's output across its channels */
+  if (!strcmp(lpPipelineResolve(config->pipeline).name, "loops")) {
     lpProbeColumnWalk(config, kernelDir, out, log);
+    lpProbeAccumulatorWalk(config, kernelDir, out, log);
+  }
 }

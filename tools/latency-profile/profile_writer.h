@@ -50,6 +50,9 @@ typedef struct {
   /* LP_WALK_GRID_DTYPE ns per multiply-add on the column-walk grid
    * (column_walk_probe.c); 0 where not measured */
   double walkGridNs[CM_WALK_GRID_SETS][CM_WALK_GRID_KS];
+  /* f32 ns per multiply-add of the accumulator walk at each channel count
+   * (accumulator_walk_probe.c); 0 where not measured */
+  double accWalkNs[CM_ACC_WALK_KS];
   int numFitted;                       /* fitted efficiencies below */
   char fittedKeys[LP_MAX_FITTED][224]; /* compute_efficiency.<type>... */
   double fittedValues[LP_MAX_FITTED];
@@ -81,6 +84,11 @@ void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *device);
 /// `device`'s caches (latency/column_walk.h): 1, 2 or 3; 0 when `s` is no
 /// matmul or the caches are unknown.
 int lpColumnWalkLevel(const LpDeviceNumbers *device, const LpShape *s);
+
+/// Whether shape `s` is a channels-first depthwise conv whose output plane
+/// makes its accumulator walk wait on its stores under `device`'s L1
+/// (cmAccWalkAliases): its time says nothing about its type's efficiency.
+bool lpAliasesAccumulator(const LpDeviceNumbers *device, const LpShape *s);
 
 /// What the roofline adds for the walk of shape `s`'s weight columns, us:
 /// its multiply-adds at the measured grid's rate (f32), else the fitted

@@ -16,6 +16,7 @@
 #ifndef LATENCY_COLUMN_WALK_H
 #define LATENCY_COLUMN_WALK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -81,6 +82,38 @@ typedef double (*CmWalkGridFn)(const void *context, int setsIndex, int kIndex);
 /// the query sits on a grid line beside is not needed).
 double cmWalkGridNs(CmWalkGridFn at, const void *context, double sets,
                     double k);
+
+/// The accumulator walk: a depthwise conv lowered to plain loops (linalg's
+/// nchw: loops n, oh, ow, c, kh, kw) loads and stores an output element per
+/// multiply-add, and from one channel to the next that element is an output
+/// plane further on. Where the plane is a whole number of L1 ways (4 KiB
+/// here: a 32 x 32 f32 plane and every power-of-two side above), each
+/// channel's load matches the previous channel's store in every address
+/// bit below the way, and waits for it (4K aliasing). Measured on the
+/// project's VM through `loops` (3 x 3, warm): 5 ns a multiply-add from 32
+/// channels on, 2.4 at 16, 0.33 at 8; 0.8-0.9 at 16 x 16, 48 x 48 and
+/// 32 x 16 planes whatever the channels (docs/profiling.md, "The
+/// accumulator walk"). latency-profile times it at a few channel counts and
+/// device.csv keeps the time per multiply-add as
+/// `accumulator_walk_ns.<dtype>.k<channels>`.
+enum { CM_ACC_WALK_KS = 5 };
+extern const double cmAccWalkKs[CM_ACC_WALK_KS]; /* 8, 16, 32, 64, 256 */
+
+/// Writes the device.csv key of channel count `kIndex` for `dtype`.
+void cmAccWalkKey(char *out, size_t size, const char *dtype, int kIndex);
+
+/// Returns whether an output plane of `planeBytes` makes the accumulator
+/// walk wait on its stores: a whole number (>= 1) of L1 ways. False when
+/// the geometry has no usable L1.
+bool cmAccWalkAliases(const CmCacheGeometry *geometry, double planeBytes);
+
+/// A probe point's ns per multiply-add; <= 0 or NAN when not measured.
+typedef double (*CmAccWalkFn)(const void *context, int kIndex);
+
+/// Returns the time per multiply-add of an accumulator walk over `k`
+/// channels: linear in log2 k between the two points around it, the edge
+/// point outside them; NAN when a point it needs is not measured.
+double cmAccWalkNs(CmAccWalkFn at, const void *context, double k);
 
 #ifdef __cplusplus
 }
