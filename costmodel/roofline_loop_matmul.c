@@ -101,9 +101,10 @@ static double weightCopyUs(CmProfile profile, const char *kernel,
 
 /* A product as `loops` runs it: batch x m x n outputs, each walking
  * `steps` columns of k elements `row` elements apart (a matmul: one column
- * of its right operand, n apart). */
+ * of its right operand, n apart), `taps` multiply-adds per element of the
+ * column (a conv's window, 1 otherwise). */
 typedef struct {
-  double batch, m, n, k, row, steps;
+  double batch, m, n, k, row, steps, taps;
 } LoopProduct;
 
 static double orOne(double v) { return isnan(v) ? 1 : v; }
@@ -122,6 +123,7 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
                            n,
                            value(context, "k"),
                            n,
+                           1,
                            1};
     return 1;
   }
@@ -146,7 +148,8 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
                            hw,
                            value(context, "cin"),
                            side * side,
-                           kh};
+                           kh,
+                           kh * kh};
     return 1;
   }
   if (!cmKernelIs(kernel, "attention") &&
@@ -158,8 +161,8 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
   len = isnan(len) ? seq : len;
   double d = value(context, "head_dim");
   double heads = batchOf(value, context) * value(context, "heads");
-  out[0] = (LoopProduct){heads, seq, len, d, len, 1};
-  out[1] = (LoopProduct){heads, seq, d, len, d, 1};
+  out[0] = (LoopProduct){heads, seq, len, d, len, 1, 1};
+  out[1] = (LoopProduct){heads, seq, d, len, d, 1, 1};
   return 2;
 }
 
@@ -209,6 +212,16 @@ static double walkNs(CmProfile profile, const char *kernel, const char *dtype,
   return ns;
 }
 
+/* device.csv's cache geometry; l1Bytes 0 when it has none. */
+static CmCacheGeometry cacheGeometryOf(CmProfile profile) {
+  return (CmCacheGeometry){
+      cmProfileGetDeviceNumber(profile, "l1d_bytes", 0),
+      cmProfileGetDeviceNumber(profile, "l1d_ways", 0),
+      cmProfileGetDeviceNumber(profile, "l2_bytes", 0),
+      cmProfileGetDeviceNumber(profile, "l2_ways", 0),
+      cmProfileGetDeviceNumber(profile, "cache_line_bytes", 0)};
+}
+
 /* The column walk of the kernel's products, us, and the highest level one
  * was priced at; 0 when every column stays in L1 or the profile has no
  * geometry or rate. A profile without an L1 (a GPU's) stops at the first
@@ -220,16 +233,11 @@ static double columnWalkUs(CmProfile profile, const char *kernel,
   int count = loopProductsOf(kernel, value, context, products);
   if (!count)
     return 0;
-  double l1Bytes = cmProfileGetDeviceNumber(profile, "l1d_bytes", 0);
-  if (!(l1Bytes > 0))
+  CmCacheGeometry g = cacheGeometryOf(profile);
+  if (!(g.l1Bytes > 0))
     return 0;
   double ns[2] = {perDtypeNumber(profile, "column_walk_ns_l2", kernel, dtype),
                   perDtypeNumber(profile, "column_walk_ns_mem", kernel, dtype)};
-  CmCacheGeometry g = {
-      l1Bytes, cmProfileGetDeviceNumber(profile, "l1d_ways", 0),
-      cmProfileGetDeviceNumber(profile, "l2_bytes", 0),
-      cmProfileGetDeviceNumber(profile, "l2_ways", 0),
-      cmProfileGetDeviceNumber(profile, "cache_line_bytes", 0)};
   double us = 0;
   for (int i = 0; i < count; i++) {
     const LoopProduct *p = &products[i];
@@ -265,10 +273,7 @@ static double accumulatorWalkUs(CmProfile profile, const char *kernel,
       value(context, "channels_last") != 0)
     return 0;
   double hw = value(context, "hw"), channels = value(context, "cin");
-  CmCacheGeometry g = {
-      cmProfileGetDeviceNumber(profile, "l1d_bytes", 0),
-      cmProfileGetDeviceNumber(profile, "l1d_ways", 0), 0, 0,
-      cmProfileGetDeviceNumber(profile, "cache_line_bytes", 0)};
+  CmCacheGeometry g = cacheGeometryOf(profile);
   if (!cmAccWalkAliases(&g, hw * cmDtypeGetSize(dtype)))
     return 0;
   GridContext points = {profile, dtype};
@@ -278,14 +283,45 @@ static double accumulatorWalkUs(CmProfile profile, const char *kernel,
   return us > 0 && isfinite(us) ? us : 0;
 }
 
+/* A kernel of one product whose whole reduction per output (k x taps
+ * multiply-adds) is at most CM_UNROLLED_REDUCTION long (latency/
+ * column_walk.h): its multiply-adds at the grid's point for the
+ * shortest column (k = 32: unrolled and vectorized when probed) and the L1
+ * sets its column crowds, us, and the rate in `*ns`; 0 for any other
+ * kernel or without the grid. */
+static double unrolledUs(CmProfile profile, const char *kernel,
+                         const char *dtype, CmValueFn value,
+                         const void *context, double *ns) {
+  LoopProduct p[2];
+  if (loopProductsOf(kernel, value, context, p) != 1 ||
+      !(p->k * p->taps <= CM_UNROLLED_REDUCTION))
+    return 0;
+  CmCacheGeometry g = cacheGeometryOf(profile);
+  GridContext grid = {profile, dtype};
+  double sets = cmColumnWalkL1Sets(&g, p->k, p->row * cmDtypeGetSize(dtype));
+  *ns = sets >= 1 ? cmWalkGridNs(gridPoint, &grid, sets, cmWalkGridKs[0]) : 0;
+  double us = p->batch * p->m * p->n * p->k * p->taps * *ns * 1e-3;
+  return us > 0 && isfinite(us) ? us : 0;
+}
+
 void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
                              const char *dtype, CmValueFn value,
                              const void *context, CmEstimate *out,
                              double *launchUs) {
   if (!kernel || !dtype || !value)
     return;
+  double ns, unrolled = unrolledUs(profile, kernel, dtype, value, context, &ns);
+  if (unrolled > 0) { /* the unrolled loop walks no column */
+    out->computeUs = unrolled;
+    cmEstimateAddReason(out,
+                        "roofline: reduction unrolled and vectorized, %.3g ns "
+                        "a multiply-add",
+                        ns);
+  }
   int level = 0;
-  double walk = columnWalkUs(profile, kernel, dtype, value, context, &level);
+  double walk = unrolled > 0 ? 0
+                             : columnWalkUs(profile, kernel, dtype, value,
+                                            context, &level);
   if (walk > out->memoryUs) {
     out->memoryUs = walk;
     cmEstimateAddReason(out, "roofline: %s column in %s",

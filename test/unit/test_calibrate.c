@@ -397,6 +397,36 @@ TEST(aliased_depthwise_planes_are_left_out_of_the_efficiency) {
              1e-9);
 }
 
+/* With the column-walk grid (a `loops` profile), a 1 x 1 conv over 16
+ * channels and a matmul with k = 16 are unrolled and vectorized
+ * (CM_UNROLLED_REDUCTION): they stay out of their types' efficiencies,
+ * which the longer reductions give alone. Without the grid they count. */
+TEST(unrolled_reductions_are_left_out_of_the_efficiency) {
+  LpShape shapes[8];
+  for (int i = 0; i < 4; i++) {
+    bool shortOne = i >= 2;
+    convShape(&shapes[i], "conv2d+batchnorm", shortOne ? 16 : 64, false,
+              shortOne ? 5 : 0.5);
+    if (shortOne)
+      setField(&shapes[i], 5, "window", 1);
+    matmulShape(&shapes[4 + i], 8, 16, shortOne ? 16 : 128, shortOne ? 4 : 0.4);
+  }
+  LpShapeSet set = {shapes, 8, 8};
+  LpDeviceNumbers d = epycDevice();
+  d.walkGridNs[1][0] = 0.05;
+  CHECK(lpUnrolledReduction(&d, &shapes[2]) &&
+        lpUnrolledReduction(&d, &shapes[6]));
+  CHECK(!lpUnrolledReduction(&d, &shapes[0]) &&
+        !lpUnrolledReduction(&d, &shapes[4]));
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.conv2d+batchnorm"), 0.5, 1e-9);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.matmul+add"), 0.4, 1e-9);
+  LpDeviceNumbers plain = epycDevice();
+  CHECK(!lpUnrolledReduction(&plain, &shapes[2]));
+  lpFitEfficiencies(&set, &plain);
+  CHECK(fitted(&plain, "compute_efficiency.conv2d+batchnorm") > 0.5);
+}
+
 /* With the host's caches, matmuls whose weight column spills L1 are
  * samples of the walk, not of the efficiency: their time per multiply-add
  * is fitted per level (per type and dtype, and per dtype), the efficiency
@@ -528,5 +558,6 @@ int main(void) {
       T(l2_walk_follows_the_l1_sets_its_column_crowds),
       T(one_bad_sample_does_not_move_a_law),
       T(without_caches_spilled_columns_are_efficiencies),
-      T(aliased_depthwise_planes_are_left_out_of_the_efficiency));
+      T(aliased_depthwise_planes_are_left_out_of_the_efficiency),
+      T(unrolled_reductions_are_left_out_of_the_efficiency));
 }

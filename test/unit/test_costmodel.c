@@ -784,6 +784,61 @@ TEST(channels_first_convs_walk_their_input_column) {
   cmProfileDestroy(p);
 }
 
+/* A product whose whole reduction per output is at most
+ * CM_UNROLLED_REDUCTION (24) multiply-adds is unrolled and vectorized: its
+ * compute side is its multiply-adds at the grid's shortest column (k = 32)
+ * at the L1 sets its column crowds, 1 ns at one set here, however slow or
+ * fast the efficiency says (peak 1e12, efficiency 1: 1e-3 ns), and it
+ * walks nothing. A 1 x 1 conv over 16 channels at 32 x 32 pixels (a 4 KiB
+ * plane: one set), a 3 x 3 one over 3 channels (27) at 30 x 30 (its
+ * padded input 32 x 32), a matmul with k = 16 at n = 1024 (one set) are; 32
+ * channels, 3 x 3 over 4 (36) and k = 40 are not, and neither is anything
+ * on a profile without the grid. */
+TEST(short_reductions_are_unrolled_and_vectorized) {
+  char device[4096];
+  gridDevice(device, sizeof device, "8");
+  CmProfile p = profileWithDevice("unrolled", kConvPolicy, kConvTable, device);
+  CmProfile without =
+      profileWithDevice("unrolled-none", kConvPolicy, kConvTable, kWalkDevice);
+  CHECK(!cmProfileIsNull(p) && !cmProfileIsNull(without));
+  struct {
+    const char *kernel, *cin, *window, *hw;
+    bool unrolled;
+  } cases[] = {{"conv2d+batchnorm", "16", "1", "1024", true},
+               {"conv2d", "3", "9", "900", true},
+               {"matmul", "16", NULL, NULL, true},
+               {"conv2d+batchnorm", "32", "1", "1024", false},
+               {"conv2d+batchnorm", "4", "9", "900", false},
+               {"matmul", "40", NULL, NULL, false}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    bool conv = cases[i].window != NULL;
+    CmField convFields[] = {{"batch", "1"},        {"hw", cases[i].hw},
+                            {"cin", cases[i].cin}, {"cout", "64"},
+                            {"stride", "1"},       {"window", cases[i].window},
+                            {"dtype", "f32"},      {"channels_last", "0"}};
+    CmField matmulFields[] = {
+        {"dtype", "f32"}, {"m", "64"}, {"n", "1024"}, {"k", cases[i].cin}};
+    double macs = conv ? atof(cases[i].hw) * 64 * atof(cases[i].cin) *
+                             atof(cases[i].window)
+                       : 64 * 1024 * atof(cases[i].cin);
+    CmQuery q = {cases[i].kernel, conv ? convFields : matmulFields,
+                 conv ? 8 : 4, 2 * macs, 1};
+    CmEstimate e, none;
+    CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+    CHECK(cmProfileEstimate(without, &q, NULL, &none, NULL) == CM_OK);
+    CHECK(e.source == CM_SOURCE_ROOFLINE);
+    CHECK(!strstr(none.reason, "unrolled") && none.computeUs < macs * 1e-3);
+    if (cases[i].unrolled) {
+      CHECK_NEAR(e.computeUs, macs * 1 * 1e-3, 1e-9);
+      CHECK(strstr(e.reason, "reduction unrolled and vectorized") != NULL);
+      CHECK(!strstr(e.reason, "column in"));
+    } else
+      CHECK(e.computeUs < macs * 1e-3 && !strstr(e.reason, "unrolled"));
+  }
+  cmProfileDestroy(p);
+  cmProfileDestroy(without);
+}
+
 /* A channels-first depthwise conv walks its output across the channels; a
  * plane of a whole number of 4 KiB L1 ways (32 x 32 and 64 x 64 f32) waits
  * on its stores at the probed rate for its channels, 5 ns a multiply-add
@@ -1165,6 +1220,7 @@ int main(int argc, char **argv) {
                    T(column_walk_under_the_memory_side_changes_nothing),
                    T(channels_first_convs_walk_their_input_column),
                    T(depthwise_convs_over_whole_ways_wait_on_their_stores),
+                   T(short_reductions_are_unrolled_and_vectorized),
                    T(attention_walks_the_columns_of_its_two_products),
                    T(no_cache_geometry_no_column_walk),
                    T(fused_kernel_uses_anchor_table_and_says_so),

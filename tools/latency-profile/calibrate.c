@@ -28,7 +28,9 @@
  * channels-last conv, which runs at a rate of its own
  * (calibrate_channels_last.c); so is a depthwise conv whose output plane
  * aliases its accumulator walk (latency/column_walk.h), timed by its own
- * probe (accumulator_walk_probe.c).
+ * probe (accumulator_walk_probe.c); and so is a matmul or conv whose
+ * reduction `-O3` unrolls and vectorizes (CM_UNROLLED_REDUCTION), priced at
+ * the grid's shortest column.
  *
  * A matmul that transposes its weight on every call (weight_transposed=1)
  * is left out: through `loops` it pays for writing a copy of its weight to
@@ -139,7 +141,7 @@ bool lpEfficiencyOf(const LpDeviceNumbers *d, const LpShape *s, double *out,
   double us = lpWorkUs(d, s);
   if (!(us > 0) || (tc <= 0 && tm <= 0) || lpTransposesWeight(s) ||
       lpChannelsLast(s) || lpColumnWalkLevel(d, s) >= 2 ||
-      lpAliasesAccumulator(d, s))
+      lpAliasesAccumulator(d, s) || lpUnrolledReduction(d, s))
     return false;
   *compute = tc >= tm;
   *out = (*compute ? tc : tm) / (us * 1e-6);

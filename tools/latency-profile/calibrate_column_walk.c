@@ -66,6 +66,18 @@ int lpColumnWalkLevel(const LpDeviceNumbers *d, const LpShape *s) {
   return cmColumnWalkLevel(&d->caches, k, n * cmDtypeGetSize(dtype));
 }
 
+bool lpUnrolledReduction(const LpDeviceNumbers *d, const LpShape *s) {
+  bool grid = false;
+  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
+    grid = grid || d->walkGridNs[i][0] > 0;
+  double reduction = NAN;
+  if (isMatmul(s->type))
+    reduction = lpShapeNumber(s, "k");
+  else if (typeIs(s->type, "conv2d") && lpShapeNumber(s, "channels_last") == 0)
+    reduction = lpShapeNumber(s, "cin") * lpShapeNumber(s, "window");
+  return grid && reduction <= CM_UNROLLED_REDUCTION;
+}
+
 bool lpAliasesAccumulator(const LpDeviceNumbers *d, const LpShape *s) {
   const char *dtype = lpShapeField(s, "dtype");
   return typeIs(s->type, "depthwise_conv2d") && dtype &&

@@ -85,6 +85,13 @@ void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *device);
 /// matmul or the caches are unknown.
 int lpColumnWalkLevel(const LpDeviceNumbers *device, const LpShape *s);
 
+/// Whether shape `s` is a plain matmul or a channels-first conv whose
+/// reduction per output (k, or channels x window) is at most
+/// CM_UNROLLED_REDUCTION, on a profile with the column-walk grid (`loops`):
+/// unrolled and vectorized, its time says nothing about its type's
+/// efficiency (latency/column_walk.h).
+bool lpUnrolledReduction(const LpDeviceNumbers *device, const LpShape *s);
+
 /// Whether shape `s` is a channels-first depthwise conv whose output plane
 /// makes its accumulator walk wait on its stores under `device`'s L1
 /// (cmAccWalkAliases): its time says nothing about its type's efficiency.

@@ -83,6 +83,20 @@ typedef double (*CmWalkGridFn)(const void *context, int setsIndex, int kIndex);
 double cmWalkGridNs(CmWalkGridFn at, const void *context, double sets,
                     double k);
 
+/// The longest reduction per output (a matmul's k, a conv's channels x
+/// window) that LLVM 22's `-O3` unrolled whole and vectorized along the row
+/// in every shape measured through `loops`, so that it walks no column: 1 x
+/// 1 convs with a batch norm after them over 8-24 channels ran 0.04-0.19 ns
+/// a multiply-add at 28 x 28 to 64 x 64 pixels, where 40 channels ran
+/// 0.35-2.1; 3 x 3 convs over 3 channels (an RGB image's first conv: 27)
+/// 0.03-0.05 at stride 1, 0.07-0.15 at stride 2. At 28 and 32 channels it
+/// did in some shapes and not in others (0.04-0.1 against 0.4-1.9): the
+/// loop vectorizer's choice, which no shape field tells (docs/profiling.md,
+/// "Unrolled reductions"). The roofline prices such a product at the grid's
+/// shortest column (k = 32, unrolled when probed) and the calibration leaves
+/// it out of the efficiencies.
+enum { CM_UNROLLED_REDUCTION = 27 };
+
 /// The accumulator walk: a depthwise conv lowered to plain loops (linalg's
 /// nchw: loops n, oh, ow, c, kh, kw) loads and stores an output element per
 /// multiply-add, and from one channel to the next that element is an output
