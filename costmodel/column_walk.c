@@ -153,25 +153,29 @@ double cmWalkGridNs(CmWalkGridFn at, const void *context, double sets,
   return ns;
 }
 
-const double cmAccWalkKs[CM_ACC_WALK_KS] = {8, 16, 32, 64, 256};
+const double cmAccumulatorWalkChannels[CM_ACCUMULATOR_WALK_POINTS] = {8, 16, 32,
+                                                                      64, 256};
 
-void cmAccWalkKey(char *out, size_t size, const char *dtype, int kIndex) {
+void cmAccumulatorWalkKey(char *out, size_t size, const char *dtype,
+                          int index) {
   snprintf(out, size, "accumulator_walk_ns.%s.k%.0f", dtype,
-           cmAccWalkKs[kIndex]);
+           cmAccumulatorWalkChannels[index]);
 }
 
-bool cmAccWalkAliases(const CmCacheGeometry *g, double planeBytes) {
+bool cmAccumulatorWalkAliases(const CmCacheGeometry *g, double planeBytes) {
   if (!g || !setsOf(g->l1Bytes, g->l1Ways, g->lineBytes) || !(planeBytes > 0))
     return false;
   double way = g->l1Bytes / g->l1Ways;
   return planeBytes >= way && fmod(planeBytes, way) == 0;
 }
 
-double cmAccWalkNs(CmAccWalkFn at, const void *context, double k) {
-  if (!at || !(k > 0))
+double cmAccumulatorWalkNs(CmAccumulatorWalkFn at, const void *context,
+                           double channels) {
+  if (!at || !(channels > 0))
     return NAN;
   double t;
-  int j = bracket(cmAccWalkKs, CM_ACC_WALK_KS, k, &t);
+  int j = bracket(cmAccumulatorWalkChannels, CM_ACCUMULATOR_WALK_POINTS,
+                  channels, &t);
   double ns = 0;
   for (int dk = 0; dk < 2; dk++) {
     double weight = dk ? t : 1 - t;

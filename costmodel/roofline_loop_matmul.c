@@ -1,8 +1,9 @@
 /*===- roofline_loop_matmul.c - what a loop-lowered matmul adds -----------===*
  *
- * Two costs of a matmul lowered to plain loops (latency-profile's `loops`
- * pipeline) that flops and boundary bytes do not show, each from
- * latency-profile's own measurements, fitted or probed (docs/profiling.md):
+ * What a matmul, a conv or attention lowered to plain loops (latency-
+ * profile's `loops` pipeline) costs that flops and boundary bytes do not
+ * show, each from latency-profile's own measurements, fitted or probed
+ * (docs/profiling.md):
  *
  * - The transposed copy. A query with weight_transposed=1 writes a
  *   transposed copy of its weight on every call, to freshly mapped pages
@@ -30,8 +31,13 @@
  *   plane of a whole number of L1 ways each load waits on the store
  *   before it, at the rate latency-profile probed for the channels
  *   (`accumulator_walk_ns`, latency/column_walk.h).
+ * - Unrolled reductions. A matmul's or conv's reduction of at most
+ *   CM_UNROLLED_REDUCTION multiply-adds per output is unrolled whole and
+ *   vectorized along the row: its compute side is its multiply-adds at the
+ *   grid's shortest column, whatever the efficiency says, and it walks no
+ *   column.
  *
- * Both read the query's fields through its policy (a kernel without one,
+ * All read the query's fields through its policy (a kernel without one,
  * attention without a table, gets neither; a conv type without a table
  * reads its family's: estimate.c), weight_transposed whatever the
  * policy (a matmul type without a table of its own is answered through its
@@ -149,7 +155,7 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
                            value(context, "cin"),
                            side * side,
                            kh,
-                           kh * kh};
+                           value(context, "window")};
     return 1;
   }
   if (!cmKernelIs(kernel, "attention") &&
@@ -181,14 +187,15 @@ static double l2SetsFactor(CmProfile profile, const char *kernel,
   return lawFactor(sets, slope, lo, hi);
 }
 
-/* The grid's point for the dtype in GridContext, from device.csv. */
+/* A profile and a dtype, for the probed points' device.csv keys. */
 typedef struct {
   CmProfile profile;
   const char *dtype;
-} GridContext;
+} DtypeContext;
 
+/* The column-walk grid's point for the dtype, from device.csv. */
 static double gridPoint(const void *context, int setsIndex, int kIndex) {
-  const GridContext *c = context;
+  const DtypeContext *c = context;
   char key[160];
   cmWalkGridKey(key, sizeof key, c->dtype, setsIndex, kIndex);
   return cmProfileGetDeviceNumber(c->profile, key, NAN);
@@ -201,7 +208,7 @@ static double gridPoint(const void *context, int setsIndex, int kIndex) {
 static double walkNs(CmProfile profile, const char *kernel, const char *dtype,
                      const CmCacheGeometry *g, const double levelNs[2],
                      int level, double k, double stride) {
-  GridContext grid = {profile, dtype};
+  DtypeContext grid = {profile, dtype};
   double sets = cmColumnWalkL1Sets(g, k, stride); /* counted once for both */
   double ns = cmWalkGridNs(gridPoint, &grid, sets, k);
   if (ns > 0)
@@ -212,39 +219,34 @@ static double walkNs(CmProfile profile, const char *kernel, const char *dtype,
   return ns;
 }
 
-/* device.csv's cache geometry; l1Bytes 0 when it has none. */
+/* device.csv's cache geometry; all 0 when it has no L1 (a GPU's profile
+ * stops at the first lookup). */
 static CmCacheGeometry cacheGeometryOf(CmProfile profile) {
-  return (CmCacheGeometry){
-      cmProfileGetDeviceNumber(profile, "l1d_bytes", 0),
-      cmProfileGetDeviceNumber(profile, "l1d_ways", 0),
-      cmProfileGetDeviceNumber(profile, "l2_bytes", 0),
-      cmProfileGetDeviceNumber(profile, "l2_ways", 0),
-      cmProfileGetDeviceNumber(profile, "cache_line_bytes", 0)};
+  CmCacheGeometry g = {cmProfileGetDeviceNumber(profile, "l1d_bytes", 0), 0, 0,
+                       0, 0};
+  if (!(g.l1Bytes > 0))
+    return (CmCacheGeometry){0, 0, 0, 0, 0};
+  g.l1Ways = cmProfileGetDeviceNumber(profile, "l1d_ways", 0);
+  g.l2Bytes = cmProfileGetDeviceNumber(profile, "l2_bytes", 0);
+  g.l2Ways = cmProfileGetDeviceNumber(profile, "l2_ways", 0);
+  g.lineBytes = cmProfileGetDeviceNumber(profile, "cache_line_bytes", 0);
+  return g;
 }
 
-/* The column walk of the kernel's products, us, and the highest level one
- * was priced at; 0 when every column stays in L1 or the profile has no
- * geometry or rate. A profile without an L1 (a GPU's) stops at the first
- * lookup: counting the columns is the costly part. */
+/* The column walk of `count` products, us, and the highest level one was
+ * priced at; 0 when every column stays in L1 or the profile has no rate. */
 static double columnWalkUs(CmProfile profile, const char *kernel,
-                           const char *dtype, CmValueFn value,
-                           const void *context, int *level) {
-  LoopProduct products[2];
-  int count = loopProductsOf(kernel, value, context, products);
-  if (!count)
-    return 0;
-  CmCacheGeometry g = cacheGeometryOf(profile);
-  if (!(g.l1Bytes > 0))
-    return 0;
+                           const char *dtype, const CmCacheGeometry *g,
+                           const LoopProduct *products, int count, int *level) {
   double ns[2] = {perDtypeNumber(profile, "column_walk_ns_l2", kernel, dtype),
                   perDtypeNumber(profile, "column_walk_ns_mem", kernel, dtype)};
   double us = 0;
   for (int i = 0; i < count; i++) {
     const LoopProduct *p = &products[i];
     double stride = p->row * cmDtypeGetSize(dtype);
-    int at = cmColumnWalkLevel(&g, p->k, stride);
+    int at = cmColumnWalkLevel(g, p->k, stride);
     double rate =
-        at >= 2 ? walkNs(profile, kernel, dtype, &g, ns, at, p->k, stride) : 0;
+        at >= 2 ? walkNs(profile, kernel, dtype, g, ns, at, p->k, stride) : 0;
     double walk = p->batch * p->m * p->n * p->k * p->steps * rate * 1e-3;
     if (rate > 0 && walk > 0 && isfinite(walk)) { /* a hand-made rate */
       us += walk;
@@ -254,11 +256,11 @@ static double columnWalkUs(CmProfile profile, const char *kernel,
   return us;
 }
 
-/* The accumulator walk's probe point for the dtype in GridContext. */
-static double accWalkPoint(const void *context, int kIndex) {
-  const GridContext *c = context;
+/* The accumulator walk's probe point for the dtype, from device.csv. */
+static double accumulatorWalkPoint(const void *context, int index) {
+  const DtypeContext *c = context;
   char key[160];
-  cmAccWalkKey(key, sizeof key, c->dtype, kIndex);
+  cmAccumulatorWalkKey(key, sizeof key, c->dtype, index);
   return cmProfileGetDeviceNumber(c->profile, key, NAN);
 }
 
@@ -267,40 +269,40 @@ static double accWalkPoint(const void *context, int kIndex) {
  * multiply-add, batch x hw x channels x window, at the probed rate for its
  * channels; 0 for any other kernel or plane, or without the probe. */
 static double accumulatorWalkUs(CmProfile profile, const char *kernel,
-                                const char *dtype, CmValueFn value,
-                                const void *context) {
+                                const char *dtype, const CmCacheGeometry *g,
+                                CmValueFn value, const void *context) {
   if (!cmKernelIs(kernel, "depthwise_conv2d") ||
       value(context, "channels_last") != 0)
     return 0;
   double hw = value(context, "hw"), channels = value(context, "cin");
-  CmCacheGeometry g = cacheGeometryOf(profile);
-  if (!cmAccWalkAliases(&g, hw * cmDtypeGetSize(dtype)))
+  if (!cmAccumulatorWalkAliases(g, hw * cmDtypeGetSize(dtype)))
     return 0;
-  GridContext points = {profile, dtype};
-  double ns = cmAccWalkNs(accWalkPoint, &points, channels);
+  DtypeContext points = {profile, dtype};
+  double ns = cmAccumulatorWalkNs(accumulatorWalkPoint, &points, channels);
   double us = batchOf(value, context) * hw * channels *
               value(context, "window") * ns * 1e-3;
   return us > 0 && isfinite(us) ? us : 0;
 }
 
-/* A kernel of one product whose whole reduction per output (k x taps
- * multiply-adds) is at most CM_UNROLLED_REDUCTION long (latency/
- * column_walk.h): its multiply-adds at the grid's point for the
- * shortest column (k = 32: unrolled and vectorized when probed) and the L1
- * sets its column crowds, us, and the rate in `*ns`; 0 for any other
- * kernel or without the grid. */
-static double unrolledUs(CmProfile profile, const char *kernel,
-                         const char *dtype, CmValueFn value,
-                         const void *context, double *ns) {
-  LoopProduct p[2];
-  if (loopProductsOf(kernel, value, context, p) != 1 ||
-      !(p->k * p->taps <= CM_UNROLLED_REDUCTION))
+/* A product whose whole reduction per output (k x taps multiply-adds) is
+ * at most CM_UNROLLED_REDUCTION long (latency/column_walk.h): its
+ * multiply-adds at the grid's point for the shortest column (k = 32:
+ * unrolled and vectorized when probed) and the L1 sets its column crowds,
+ * us, and that rate in `*ns`; 0 for a longer reduction or without the
+ * grid. */
+static double unrolledUs(CmProfile profile, const char *dtype,
+                         const CmCacheGeometry *g, const LoopProduct *product,
+                         double *ns) {
+  *ns = 0;
+  if (!(product->k * product->taps <= CM_UNROLLED_REDUCTION))
     return 0;
-  CmCacheGeometry g = cacheGeometryOf(profile);
-  GridContext grid = {profile, dtype};
-  double sets = cmColumnWalkL1Sets(&g, p->k, p->row * cmDtypeGetSize(dtype));
-  *ns = sets >= 1 ? cmWalkGridNs(gridPoint, &grid, sets, cmWalkGridKs[0]) : 0;
-  double us = p->batch * p->m * p->n * p->k * p->taps * *ns * 1e-3;
+  DtypeContext grid = {profile, dtype};
+  double sets =
+      cmColumnWalkL1Sets(g, product->k, product->row * cmDtypeGetSize(dtype));
+  if (sets >= 1)
+    *ns = cmWalkGridNs(gridPoint, &grid, sets, cmWalkGridKs[0]);
+  double us = product->batch * product->m * product->n * product->k *
+              product->taps * *ns * 1e-3;
   return us > 0 && isfinite(us) ? us : 0;
 }
 
@@ -310,8 +312,15 @@ void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
                              double *launchUs) {
   if (!kernel || !dtype || !value)
     return;
-  double ns, unrolled = unrolledUs(profile, kernel, dtype, value, context, &ns);
-  if (unrolled > 0) { /* the unrolled loop walks no column */
+  CmCacheGeometry g = cacheGeometryOf(profile);
+  LoopProduct products[2];
+  int count =
+      g.l1Bytes > 0 ? loopProductsOf(kernel, value, context, products) : 0;
+  /* one product unrolled walks no column: its multiply-adds are its time */
+  double ns = 0;
+  double unrolled =
+      count == 1 ? unrolledUs(profile, dtype, &g, &products[0], &ns) : 0;
+  if (unrolled > 0) {
     out->computeUs = unrolled;
     cmEstimateAddReason(out,
                         "roofline: reduction unrolled and vectorized, %.3g ns "
@@ -319,17 +328,19 @@ void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
                         ns);
   }
   int level = 0;
-  double walk = unrolled > 0 ? 0
-                             : columnWalkUs(profile, kernel, dtype, value,
-                                            context, &level);
+  double walk =
+      count && !(unrolled > 0)
+          ? columnWalkUs(profile, kernel, dtype, &g, products, count, &level)
+          : 0;
   if (walk > out->memoryUs) {
     out->memoryUs = walk;
     cmEstimateAddReason(out, "roofline: %s column in %s",
                         cmKernelIs(kernel, "conv2d") ? "input" : "weight",
                         level == 2 ? "L2" : "memory");
   }
-  double accumulator =
-      accumulatorWalkUs(profile, kernel, dtype, value, context);
+  double accumulator = g.l1Bytes > 0 ? accumulatorWalkUs(profile, kernel, dtype,
+                                                         &g, value, context)
+                                     : 0;
   if (accumulator > out->memoryUs) {
     out->memoryUs = accumulator;
     cmEstimateAddReason(out, "roofline: output column a cache way apart");

@@ -14,7 +14,9 @@
 /// shipped GPU profile): raises out->memoryUs to the time its loops take to
 /// walk weight columns that do not stay in L1 (attention: the columns of
 /// K^T and V; a conv: its input's, across the channels; a depthwise conv:
-/// its output's, where the plane makes each load wait on a store), and adds
+/// its output's, where the plane makes each load wait on a store), sets
+/// out->computeUs to the multiply-adds of a reduction short enough to be
+/// unrolled and vectorized (which then walks nothing), and adds
 /// to `*launchUs` the copy of a weight its query says is transposed on
 /// every call, each with a reason when it counts. Does nothing for other
 /// kernels, without `value`, and where the query gives no shape (or

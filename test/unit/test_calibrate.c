@@ -155,6 +155,26 @@ TEST(constant_efficiency_keeps_the_median_and_no_slopes) {
   CHECK(isnan(fitted(&d, "efficiency_slope.matmul+add.k")));
 }
 
+/* No bundled model has an exp kernel (EfficientNet's SiLU): exp's family
+ * takes its compute efficiency from the sigmoid probe, unless a measured
+ * exp type gives one; without the probe it has none. */
+TEST(exp_takes_the_sigmoid_probe_unless_measured) {
+  LpShape shapes[2];
+  matmulShape(&shapes[0], 8, 64, 64, 0.4);
+  matmulShape(&shapes[1], 8, 64, 64, 0.7);
+  snprintf(shapes[1].type, sizeof shapes[1].type, "exp+mul");
+  LpDeviceNumbers d = device();
+  d.sigmoidEfficiency = 1.5;
+  LpShapeSet one = {shapes, 1, 1}, both = {shapes, 2, 2};
+  lpFitEfficiencies(&one, &d);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.exp+*"), 1.5, 1e-9);
+  lpFitEfficiencies(&both, &d);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.exp+*"), 0.7, 1e-9);
+  LpDeviceNumbers plain = device();
+  lpFitEfficiencies(&one, &plain);
+  CHECK(isnan(fitted(&plain, "compute_efficiency.exp+*")));
+}
+
 /* Too few shapes for the terms (three per term): the median only. */
 TEST(few_shapes_get_no_slopes) {
   LpShape shapes[4];
@@ -376,7 +396,8 @@ static LpDeviceNumbers epycDevice(void) {
 /* A channels-first depthwise conv over a 32 x 32 f32 plane (one 4 KiB L1
  * way) waits on its own stores (latency/column_walk.h): with the host's
  * caches it stays out of its type's efficiency, which the 14 x 14 planes
- * give alone; a channels-last one over the same plane is no such walk. */
+ * give alone; a channels-last one over the same plane is no such walk, and
+ * none is without the walk's probe. */
 TEST(aliased_depthwise_planes_are_left_out_of_the_efficiency) {
   LpShape shapes[6];
   for (int i = 0; i < 6; i++) {
@@ -387,6 +408,9 @@ TEST(aliased_depthwise_planes_are_left_out_of_the_efficiency) {
   }
   LpShapeSet set = {shapes, 6, 6};
   LpDeviceNumbers d = epycDevice();
+  CHECK(!lpAliasesAccumulator(&d, &shapes[3])); /* not probed */
+  for (int i = 0; i < CM_ACCUMULATOR_WALK_POINTS; i++)
+    d.accumulatorWalkNs[i] = 5;
   CHECK(!lpAliasesAccumulator(&d, &shapes[0]));
   CHECK(lpAliasesAccumulator(&d, &shapes[3]));
   setField(&shapes[3], 7, "channels_last", 1);
@@ -397,10 +421,11 @@ TEST(aliased_depthwise_planes_are_left_out_of_the_efficiency) {
              1e-9);
 }
 
-/* With the column-walk grid (a `loops` profile), a 1 x 1 conv over 16
- * channels and a matmul with k = 16 are unrolled and vectorized
- * (CM_UNROLLED_REDUCTION): they stay out of their types' efficiencies,
- * which the longer reductions give alone. Without the grid they count. */
+/* With the column-walk grid's shortest column (a `loops` profile), a 1 x 1
+ * conv over 16 channels and a matmul with k = 16 are unrolled and
+ * vectorized (CM_UNROLLED_REDUCTION): they stay out of their types'
+ * efficiencies, which the longer reductions give alone. Without the grid,
+ * or with part of its column, they count. */
 TEST(unrolled_reductions_are_left_out_of_the_efficiency) {
   LpShape shapes[8];
   for (int i = 0; i < 4; i++) {
@@ -414,10 +439,17 @@ TEST(unrolled_reductions_are_left_out_of_the_efficiency) {
   LpShapeSet set = {shapes, 8, 8};
   LpDeviceNumbers d = epycDevice();
   d.walkGridNs[1][0] = 0.05;
+  CHECK(!lpUnrolledReduction(&d, &shapes[2])); /* part of the column */
+  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
+    d.walkGridNs[i][0] = 0.05;
   CHECK(lpUnrolledReduction(&d, &shapes[2]) &&
         lpUnrolledReduction(&d, &shapes[6]));
   CHECK(!lpUnrolledReduction(&d, &shapes[0]) &&
         !lpUnrolledReduction(&d, &shapes[4]));
+  LpShape spilled; /* k = 16 at n = 1024: 16 lines in one 12-way set */
+  matmulShape(&spilled, 8, 1024, 16, 4);
+  CHECK(lpColumnWalkLevel(&d, &spilled) >= 2 &&
+        lpColumnWalkUs(&d, &spilled) == 0);
   lpFitEfficiencies(&set, &d);
   CHECK_NEAR(fitted(&d, "compute_efficiency.conv2d+batchnorm"), 0.5, 1e-9);
   CHECK_NEAR(fitted(&d, "compute_efficiency.matmul+add"), 0.4, 1e-9);
@@ -559,5 +591,6 @@ int main(void) {
       T(one_bad_sample_does_not_move_a_law),
       T(without_caches_spilled_columns_are_efficiencies),
       T(aliased_depthwise_planes_are_left_out_of_the_efficiency),
-      T(unrolled_reductions_are_left_out_of_the_efficiency));
+      T(unrolled_reductions_are_left_out_of_the_efficiency),
+      T(exp_takes_the_sigmoid_probe_unless_measured));
 }

@@ -5,13 +5,13 @@
  * the pixel's accumulator in each, an output plane apart. When that plane
  * is a whole number of L1 ways, the next channel's load has the address
  * bits of the store just before it and waits for the store (4K aliasing);
- * the time per multiply-add grows six- to fifteen-fold, by the channels
- * (latency/column_walk.h). No bundled model has such a plane (their
- * depthwise outputs are 16 x 16 and smaller), and a model exported at 128
- * or 256 pixels has several, so the profile times the walk itself: a
- * depthwise conv over a plane of exactly one way, its input already padded
- * and every buffer an argument or a result, so that nothing but the walk is
- * timed (the columns of docs/profiling.md, "The accumulator walk").
+ * the time per multiply-add grows from 0.8-0.9 ns to 5 from 32 channels
+ * on, to 2.4 at 16, and not at 8 (latency/column_walk.h). No bundled model has
+ *such a plane (their depthwise outputs are 16 x 16 and smaller), and a model
+ *exported at 128 or 256 pixels has several, so the profile times the walk
+ *itself: a depthwise conv over a plane of exactly one way, its input already
+ *padded and every buffer an argument or a result, so that nothing but the walk
+ *is timed (the columns of docs/profiling.md, "The accumulator walk").
  *
  *===----------------------------------------------------------------------===*/
 #include "accumulator_walk_probe.h"
@@ -19,6 +19,8 @@
 #include "text.h"
 
 #include "latency/column_walk.h"
+
+#include <math.h>
 
 enum { kWindow = 3, kWidth = 32 };
 
@@ -50,15 +52,16 @@ void lpProbeAccumulatorWalk(const LpMeasureConfig *config,
                             FILE *log) {
   const CmCacheGeometry *g = &out->caches;
   double way = g->l1Ways > 0 ? g->l1Bytes / g->l1Ways : 0;
-  long height = (long)(way / (4.0 * kWidth));
-  if (!(height >= 1) || height * 4.0 * kWidth != way ||
-      !cmAccWalkAliases(g, way)) {
+  double rows = way / (4.0 * kWidth); /* f32 */
+  if (!cmAccumulatorWalkAliases(g, way) || !(rows >= 1 && rows < 1e6) ||
+      rows != floor(rows)) {
     fprintf(log, "  probe accumulator walk: no plane of one L1 way\n");
     return;
   }
+  long height = (long)rows;
   char text[2048], name[48];
-  for (int j = 0; j < CM_ACC_WALK_KS; j++) {
-    long channels = (long)cmAccWalkKs[j];
+  for (int j = 0; j < CM_ACCUMULATOR_WALK_POINTS; j++) {
+    long channels = (long)cmAccumulatorWalkChannels[j];
     snprintf(name, sizeof name, "acc-walk-k%ld", channels);
     if (!probeText(channels, height, text, sizeof text)) {
       fprintf(log, "  probe %-14s text longer than %zu bytes\n", name,
@@ -66,7 +69,7 @@ void lpProbeAccumulatorWalk(const LpMeasureConfig *config,
       continue;
     }
     double us = lpProbeText(config, kernelDir, name, text, log);
-    out->accWalkNs[j] =
+    out->accumulatorWalkNs[j] =
         us * 1e3 / ((double)channels * height * kWidth * kWindow * kWindow);
   }
 }

@@ -10,7 +10,7 @@
 /// Times, through `config`'s pipeline, an f32 3 x 3 depthwise conv whose
 /// output plane is one L1 way, at every channel count of the accumulator
 /// walk (latency/column_walk.h), and keeps its time per multiply-add in
-/// `out->accWalkNs`; a point whose probe fails, or every point when
+/// `out->accumulatorWalkNs`; a point whose probe fails, or every point when
 /// `out->caches` has no way a plane can fill, stays 0. One line per probe
 /// to `log`.
 void lpProbeAccumulatorWalk(const LpMeasureConfig *config,

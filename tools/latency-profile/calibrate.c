@@ -222,6 +222,13 @@ void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
   for (size_t i = 0; own && i < set->count; i++)
     if (lpFirstOfFamily(set, i, family, sizeof family))
       fitScopeMedian(set, d, family, own);
+  /* exp's family from the sigmoid probe, unless the models measured one:
+     no bundled model has an exp kernel (EfficientNet's SiLU), and the
+     device-wide efficiency, which cheap arithmetic dominates, made one
+     three times too fast */
+  if (isnan(lpDeviceFitted(d, "compute_efficiency", "exp+*")) &&
+      isnan(lpDeviceFitted(d, "memory_efficiency", "exp+*")))
+    add(d, "compute_efficiency", "exp+*", d->sigmoidEfficiency);
   for (int c = 0; c < 2; c++)
     if (numAll[c])
       add(d, c ? "compute_efficiency" : "memory_efficiency", NULL,

@@ -29,6 +29,11 @@
  * use first for f32; these fitted rates remain for the other dtypes and
  * for points the grid lacks.
  *
+ * Which shapes are no samples of an efficiency for the same reasons is
+ * decided here too, as the cost model prices them: a reduction short
+ * enough to be unrolled whole (lpUnrolledReduction) and a depthwise conv
+ * whose output plane aliases its accumulator walk (lpAliasesAccumulator).
+ *
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
 
@@ -66,24 +71,38 @@ int lpColumnWalkLevel(const LpDeviceNumbers *d, const LpShape *s) {
   return cmColumnWalkLevel(&d->caches, k, n * cmDtypeGetSize(dtype));
 }
 
+/* True when `s` is of the probes' dtype (the only one the cost model has
+ * the grid and the accumulator walk for). */
+static bool ofProbedDtype(const LpShape *s) {
+  const char *dtype = lpShapeField(s, "dtype");
+  return dtype && !strcmp(dtype, LP_WALK_GRID_DTYPE);
+}
+
 bool lpUnrolledReduction(const LpDeviceNumbers *d, const LpShape *s) {
-  bool grid = false;
+  /* the grid's whole shortest column, so that the cost model can price
+     the shape at whatever sets its column crowds */
+  bool grid = true;
   for (int i = 0; i < CM_WALK_GRID_SETS; i++)
-    grid = grid || d->walkGridNs[i][0] > 0;
+    grid = grid && d->walkGridNs[i][0] > 0;
   double reduction = NAN;
   if (isMatmul(s->type))
     reduction = lpShapeNumber(s, "k");
-  else if (typeIs(s->type, "conv2d") && lpShapeNumber(s, "channels_last") == 0)
+  else if (typeIs(s->type, "conv2d") &&
+           lpShapeNumber(s, "channels_last") == 0 &&
+           lpShapeNumber(s, "stride") >= 1)
     reduction = lpShapeNumber(s, "cin") * lpShapeNumber(s, "window");
-  return grid && reduction <= CM_UNROLLED_REDUCTION;
+  return grid && ofProbedDtype(s) && reduction <= CM_UNROLLED_REDUCTION;
 }
 
 bool lpAliasesAccumulator(const LpDeviceNumbers *d, const LpShape *s) {
-  const char *dtype = lpShapeField(s, "dtype");
-  return typeIs(s->type, "depthwise_conv2d") && dtype &&
+  bool probed = true;
+  for (int i = 0; i < CM_ACCUMULATOR_WALK_POINTS; i++)
+    probed = probed && d->accumulatorWalkNs[i] > 0;
+  return probed && ofProbedDtype(s) && typeIs(s->type, "depthwise_conv2d") &&
          lpShapeNumber(s, "channels_last") == 0 &&
-         cmAccWalkAliases(&d->caches,
-                          lpShapeNumber(s, "hw") * cmDtypeGetSize(dtype));
+         cmAccumulatorWalkAliases(&d->caches,
+                                  lpShapeNumber(s, "hw") *
+                                      cmDtypeGetSize(LP_WALK_GRID_DTYPE));
 }
 
 /* The time per multiply-add shape `s` took, ns, and the level of its
@@ -94,7 +113,8 @@ static bool walkSample(const LpDeviceNumbers *d, const LpShape *s, int *level,
   *level = lpColumnWalkLevel(d, s);
   double macs = macsOf(s);
   double us = lpWorkUs(d, s);
-  if (*level < 2 || lpTransposesWeight(s) || !(us > 0) || !(macs > 0))
+  if (*level < 2 || lpTransposesWeight(s) || lpUnrolledReduction(d, s) ||
+      !(us > 0) || !(macs > 0))
     return false;
   *ns = us * 1e3 / macs;
   return true;
@@ -206,7 +226,7 @@ static double gridPoint(const void *context, int setsIndex, int kIndex) {
 
 double lpColumnWalkUs(const LpDeviceNumbers *d, const LpShape *s) {
   int level = lpColumnWalkLevel(d, s);
-  if (level < 2)
+  if (level < 2 || lpUnrolledReduction(d, s)) /* walks no column */
     return 0;
   /* the measured grid first, as costmodel/roofline_loop_matmul.c */
   double ns =

@@ -114,6 +114,30 @@ static void scratchText(long n, char *out, size_t size) {
            n, n, n, n, n, n, n, n, n, n, n);
 }
 
+/* A logistic sigmoid, 1 / (1 + exp(-x)), as torch-mlir lowers sigmoid and
+ * the first half of SiLU: four ops in the body, its constant outside it, so
+ * that the pass counts the four flops per element this probe is priced by
+ * (an elementwise generic: one per body op, classify_generic.c). */
+static void sigmoidText(long n, char *out, size_t size) {
+  snprintf(out, size,
+           "#id = affine_map<(d0) -> (d0)>\n"
+           "func.func @probe(%%a: tensor<%ldxf32>) -> tensor<%ldxf32> {\n"
+           "  %%one = arith.constant 1.0 : f32\n"
+           "  %%e = tensor.empty() : tensor<%ldxf32>\n"
+           "  %%r = linalg.generic {indexing_maps = [#id, #id], "
+           "iterator_types = [\"parallel\"]} ins(%%a : tensor<%ldxf32>) "
+           "outs(%%e : tensor<%ldxf32>) {\n"
+           "  ^bb0(%%x: f32, %%y: f32):\n"
+           "    %%n = arith.negf %%x : f32\n"
+           "    %%x2 = math.exp %%n : f32\n"
+           "    %%d = arith.addf %%x2, %%one : f32\n"
+           "    %%s = arith.divf %%one, %%d : f32\n"
+           "    linalg.yield %%s : f32\n"
+           "  } -> tensor<%ldxf32>\n"
+           "  return %%r : tensor<%ldxf32>\n}\n",
+           n, n, n, n, n, n, n);
+}
+
 static const char emptyText[] =
     "func.func @probe(%a: tensor<1xf32>) -> tensor<1xf32> {\n"
     "  return %a : tensor<1xf32>\n}\n";
@@ -210,11 +234,18 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   out->memBw = us > 0 ? streamed / (us * 1e-6) : 0;
   out->launchUs = lpProbeText(config, kernelDir, "empty-call", emptyText, log);
   out->scratchNsPerByte = probeScratch(config, kernelDir, sizes.scratch, log);
+  sigmoidText(sizes.scratch, text, sizeof text);
+  double sigmoidUs = lpProbeText(config, kernelDir, "sigmoid", text, log);
+  double peak = lpDevicePeak(out, "f32");
+  out->sigmoidEfficiency =
+      sigmoidUs > 0 && peak > 0
+          ? 4.0 * (double)sizes.scratch / peak / (sigmoidUs * 1e-6)
+          : 0;
   if (out->scratchNsPerByte > 0)
     fprintf(log, "  scratch pages %.3g ns per byte\n", out->scratchNsPerByte);
   if (quick) { /* the cold probes stream four times the LLC: seconds */
-    fprintf(log, "  probe cold weights and column-walk grid   skipped (budget "
-                 "under 30 s)\n");
+    fprintf(log, "  probe cold weights, column-walk grid and accumulator walk"
+                 "   skipped (budget under 30 s)\n");
     return;
   }
   lpProbeColdWeights(config, kernelDir, us, streamed, out, log);

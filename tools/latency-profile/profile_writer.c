@@ -233,10 +233,10 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
         cmWalkGridKey(key, sizeof key, LP_WALK_GRID_DTYPE, i, j);
         fprintf(out, "%s,%.6g\n", key, d->walkGridNs[i][j]);
       }
-  for (int j = 0; j < CM_ACC_WALK_KS; j++)
-    if (d->accWalkNs[j] > 0) {
-      cmAccWalkKey(key, sizeof key, LP_WALK_GRID_DTYPE, j);
-      fprintf(out, "%s,%.6g\n", key, d->accWalkNs[j]);
+  for (int j = 0; j < CM_ACCUMULATOR_WALK_POINTS; j++)
+    if (d->accumulatorWalkNs[j] > 0) {
+      cmAccumulatorWalkKey(key, sizeof key, LP_WALK_GRID_DTYPE, j);
+      fprintf(out, "%s,%.6g\n", key, d->accumulatorWalkNs[j]);
     }
   /* The pipelines run constant work (a transposed constant weight) on every
      call, TOSA's excepted: the pass then keeps it as kernels. */

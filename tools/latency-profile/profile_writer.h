@@ -42,6 +42,7 @@ typedef struct {
   double memBw;                    /* bytes/s of a streaming op */
   double launchUs;                 /* an empty call, us         */
   double scratchNsPerByte;         /* fresh scratch pages, ns/B */
+  double sigmoidEfficiency;        /* f32 sigmoid's, at 4 flops/elem */
   double llcBytes;                 /* last-level cache (sysfs)  */
   double coldNsPerByte;            /* streaming: memory over cache, ns/B */
   double coldMatmulNsPerByte;      /* a matmul's weight read cold, ns/B  */
@@ -52,7 +53,7 @@ typedef struct {
   double walkGridNs[CM_WALK_GRID_SETS][CM_WALK_GRID_KS];
   /* f32 ns per multiply-add of the accumulator walk at each channel count
    * (accumulator_walk_probe.c); 0 where not measured */
-  double accWalkNs[CM_ACC_WALK_KS];
+  double accumulatorWalkNs[CM_ACCUMULATOR_WALK_POINTS];
   int numFitted;                       /* fitted efficiencies below */
   char fittedKeys[LP_MAX_FITTED][224]; /* compute_efficiency.<type>... */
   double fittedValues[LP_MAX_FITTED];
@@ -85,16 +86,18 @@ void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *device);
 /// matmul or the caches are unknown.
 int lpColumnWalkLevel(const LpDeviceNumbers *device, const LpShape *s);
 
-/// Whether shape `s` is a plain matmul or a channels-first conv whose
+/// Returns whether shape `s` is an f32 matmul or channels-first conv whose
 /// reduction per output (k, or channels x window) is at most
-/// CM_UNROLLED_REDUCTION, on a profile with the column-walk grid (`loops`):
-/// unrolled and vectorized, its time says nothing about its type's
-/// efficiency (latency/column_walk.h).
+/// CM_UNROLLED_REDUCTION, on a profile with the column-walk grid's
+/// shortest column (`loops`): unrolled and vectorized, it walks no column
+/// and its time says nothing about its type's efficiency
+/// (latency/column_walk.h).
 bool lpUnrolledReduction(const LpDeviceNumbers *device, const LpShape *s);
 
-/// Whether shape `s` is a channels-first depthwise conv whose output plane
-/// makes its accumulator walk wait on its stores under `device`'s L1
-/// (cmAccWalkAliases): its time says nothing about its type's efficiency.
+/// Returns whether shape `s` is an f32 channels-first depthwise conv whose
+/// output plane makes its accumulator walk wait on its stores under
+/// `device`'s L1 (cmAccumulatorWalkAliases), on a profile with the walk's
+/// probe: its time says nothing about its type's efficiency.
 bool lpAliasesAccumulator(const LpDeviceNumbers *device, const LpShape *s);
 
 /// What the roofline adds for the walk of shape `s`'s weight columns, us:

@@ -12,6 +12,10 @@
  * column stays in L1, 0.5-1.5 in L2, 2-8 beyond, by the sets it crowds and
  * its length (docs/profiling.md, "The column walk"; the grid below).
  *
+ * Also the other two things a loop nest's reduction does to its time: a
+ * depthwise conv's accumulator walk (its output across the channels) and
+ * a reduction short enough to be unrolled whole (no walk at all).
+ *
  *===----------------------------------------------------------------------===*/
 #ifndef LATENCY_COLUMN_WALK_H
 #define LATENCY_COLUMN_WALK_H
@@ -105,29 +109,32 @@ enum { CM_UNROLLED_REDUCTION = 27 };
 /// channel's load matches the previous channel's store in every address
 /// bit below the way, and waits for it (4K aliasing). Measured on the
 /// project's VM through `loops` (3 x 3, warm): 5 ns a multiply-add from 32
-/// channels on, 2.4 at 16, 0.33 at 8; 0.8-0.9 at 16 x 16, 48 x 48 and
-/// 32 x 16 planes whatever the channels (docs/profiling.md, "The
+/// channels on, 2.4 at 16, 0.33 at 8; at 16 x 16, 48 x 48 and 32 x 16
+/// planes 0.8-1.0 from 16 channels on, 0.32 at 8 (docs/profiling.md, "The
 /// accumulator walk"). latency-profile times it at a few channel counts and
 /// device.csv keeps the time per multiply-add as
 /// `accumulator_walk_ns.<dtype>.k<channels>`.
-enum { CM_ACC_WALK_KS = 5 };
-extern const double cmAccWalkKs[CM_ACC_WALK_KS]; /* 8, 16, 32, 64, 256 */
+enum { CM_ACCUMULATOR_WALK_POINTS = 5 };
+/* 8, 16, 32, 64, 256 */
+extern const double cmAccumulatorWalkChannels[CM_ACCUMULATOR_WALK_POINTS];
 
-/// Writes the device.csv key of channel count `kIndex` for `dtype`.
-void cmAccWalkKey(char *out, size_t size, const char *dtype, int kIndex);
+/// Writes the device.csv key of channel count `index` for `dtype`.
+void cmAccumulatorWalkKey(char *out, size_t size, const char *dtype, int index);
 
 /// Returns whether an output plane of `planeBytes` makes the accumulator
 /// walk wait on its stores: a whole number (>= 1) of L1 ways. False when
 /// the geometry has no usable L1.
-bool cmAccWalkAliases(const CmCacheGeometry *geometry, double planeBytes);
+bool cmAccumulatorWalkAliases(const CmCacheGeometry *geometry,
+                              double planeBytes);
 
 /// A probe point's ns per multiply-add; <= 0 or NAN when not measured.
-typedef double (*CmAccWalkFn)(const void *context, int kIndex);
+typedef double (*CmAccumulatorWalkFn)(const void *context, int index);
 
-/// Returns the time per multiply-add of an accumulator walk over `k`
-/// channels: linear in log2 k between the two points around it, the edge
-/// point outside them; NAN when a point it needs is not measured.
-double cmAccWalkNs(CmAccWalkFn at, const void *context, double k);
+/// Returns the time per multiply-add of an accumulator walk over
+/// `channels`: linear in log2 channels between the two points around it,
+/// the edge point outside them; NAN when a point it needs is not measured.
+double cmAccumulatorWalkNs(CmAccumulatorWalkFn at, const void *context,
+                           double channels);
 
 #ifdef __cplusplus
 }
