@@ -312,10 +312,13 @@ void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
                              double *launchUs) {
   if (!kernel || !dtype || !value)
     return;
-  CmCacheGeometry g = cacheGeometryOf(profile);
+  /* the geometry only for a kernel that walks (five device.csv lookups) */
   LoopProduct products[2];
-  int count =
-      g.l1Bytes > 0 ? loopProductsOf(kernel, value, context, products) : 0;
+  int count = loopProductsOf(kernel, value, context, products);
+  CmCacheGeometry g = {0, 0, 0, 0, 0};
+  if (count || cmKernelIs(kernel, "depthwise_conv2d"))
+    g = cacheGeometryOf(profile);
+  count = g.l1Bytes > 0 ? count : 0;
   /* one product unrolled walks no column: its multiply-adds are its time */
   double ns = 0;
   double unrolled =

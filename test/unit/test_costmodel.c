@@ -822,6 +822,30 @@ TEST(channels_first_convs_walk_their_input_column) {
   cmProfileDestroy(p);
 }
 
+/* A roofline term a probe adds: `q` answered by the roofline on `p` and on
+ * `without` (the same profile without the probe); its compute side
+ * (`memory` false) or memory side is `expectedUs` on `p` with `reason`
+ * when expectedUs > 0, else below `otherwiseUs` without the reason, as it
+ * always is on `without`. Returns the estimate on `p`. */
+static CmEstimate checkProbedTerm(CmProfile p, CmProfile without,
+                                  const CmQuery *q, bool memory,
+                                  double expectedUs, double otherwiseUs,
+                                  const char *reason) {
+  CmEstimate e, none;
+  CHECK(cmProfileEstimate(p, q, NULL, &e, NULL) == CM_OK);
+  CHECK(cmProfileEstimate(without, q, NULL, &none, NULL) == CM_OK);
+  CHECK(e.source == CM_SOURCE_ROOFLINE);
+  double term = memory ? e.memoryUs : e.computeUs;
+  double noneTerm = memory ? none.memoryUs : none.computeUs;
+  CHECK(noneTerm < otherwiseUs && !strstr(none.reason, reason));
+  if (expectedUs > 0) {
+    CHECK_NEAR(term, expectedUs, 1e-9);
+    CHECK(strstr(e.reason, reason) != NULL);
+  } else
+    CHECK(term < otherwiseUs && !strstr(e.reason, reason));
+  return e;
+}
+
 /* A product whose whole reduction per output is at most
  * CM_UNROLLED_REDUCTION (27) multiply-adds is unrolled and vectorized: its
  * compute side is its multiply-adds at the grid's shortest column (k = 32)
@@ -861,17 +885,10 @@ TEST(short_reductions_are_unrolled_and_vectorized) {
                        : 64 * 1024 * atof(cases[i].cin);
     CmQuery q = {cases[i].kernel, conv ? convFields : matmulFields,
                  conv ? 8 : 4, 2 * macs, 1};
-    CmEstimate e, none;
-    CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
-    CHECK(cmProfileEstimate(without, &q, NULL, &none, NULL) == CM_OK);
-    CHECK(e.source == CM_SOURCE_ROOFLINE);
-    CHECK(!strstr(none.reason, "unrolled") && none.computeUs < macs * 1e-3);
-    if (cases[i].unrolled) {
-      CHECK_NEAR(e.computeUs, macs * 1 * 1e-3, 1e-9);
-      CHECK(strstr(e.reason, "reduction unrolled and vectorized") != NULL);
-      CHECK(!strstr(e.reason, "column in"));
-    } else
-      CHECK(e.computeUs < macs * 1e-3 && !strstr(e.reason, "unrolled"));
+    CmEstimate e = checkProbedTerm(
+        p, without, &q, false, cases[i].unrolled ? macs * 1 * 1e-3 : 0,
+        macs * 1e-3, "reduction unrolled and vectorized");
+    CHECK(!cases[i].unrolled || !strstr(e.reason, "column in"));
   }
   cmProfileDestroy(p);
   cmProfileDestroy(without);
@@ -919,16 +936,8 @@ TEST(depthwise_convs_over_whole_ways_wait_on_their_stores) {
         {"dtype", "f32"},      {"channels_last", cases[i].layout}};
     double macs = atof(cases[i].hw) * atof(cases[i].cin) * 9;
     CmQuery q = {cases[i].kernel, fields, 8, 2 * macs, 1};
-    CmEstimate e, none;
-    CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
-    CHECK(cmProfileEstimate(without, &q, NULL, &none, NULL) == CM_OK);
-    CHECK(e.source == CM_SOURCE_ROOFLINE);
-    CHECK(none.memoryUs < macs * 0.4e-3 && !strstr(none.reason, "way apart"));
-    if (cases[i].ns > 0) {
-      CHECK_NEAR(e.memoryUs, macs * cases[i].ns * 1e-3, 1e-9);
-      CHECK(strstr(e.reason, "output column a cache way apart") != NULL);
-    } else
-      CHECK(e.memoryUs < macs * 0.4e-3 && !strstr(e.reason, "way apart"));
+    checkProbedTerm(p, without, &q, true, macs * cases[i].ns * 1e-3,
+                    macs * 0.4e-3, "output column a cache way apart");
   }
   cmProfileDestroy(p);
   cmProfileDestroy(without);
