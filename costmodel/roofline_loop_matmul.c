@@ -277,7 +277,14 @@ static double accumulatorWalkUs(CmProfile profile, const char *kernel,
   double hw = value(context, "hw"), channels = value(context, "cin");
   if (!cmAccumulatorWalkAliases(g, hw * cmDtypeGetSize(dtype)))
     return 0;
+  /* every point, as latency-profile's calibration asks before it leaves
+     such a shape out of the efficiencies (lpAliasesAccumulator) */
   DtypeContext points = {profile, dtype};
+  for (int i = 0; i < CM_ACCUMULATOR_WALK_POINTS; i++) {
+    double point = accumulatorWalkPoint(&points, i);
+    if (!(point > 0) || isinf(point))
+      return 0;
+  }
   double ns = cmAccumulatorWalkNs(accumulatorWalkPoint, &points, channels);
   double us = batchOf(value, context) * hw * channels *
               value(context, "window") * ns * 1e-3;
@@ -296,7 +303,15 @@ static double unrolledUs(CmProfile profile, const char *dtype,
   *ns = 0;
   if (!(product->k * product->taps <= CM_UNROLLED_REDUCTION))
     return 0;
+  /* the grid's whole shortest column, as latency-profile's calibration asks
+     before it leaves such a shape out of the efficiencies
+     (lpUnrolledReduction) */
   DtypeContext grid = {profile, dtype};
+  for (int i = 0; i < CM_WALK_GRID_SETS; i++) {
+    double point = gridPoint(&grid, i, 0);
+    if (!(point > 0) || isinf(point))
+      return 0;
+  }
   double sets =
       cmColumnWalkL1Sets(g, product->k, product->row * cmDtypeGetSize(dtype));
   if (sets >= 1)

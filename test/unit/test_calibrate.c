@@ -446,6 +446,9 @@ TEST(unrolled_reductions_are_left_out_of_the_efficiency) {
         lpUnrolledReduction(&d, &shapes[6]));
   CHECK(!lpUnrolledReduction(&d, &shapes[0]) &&
         !lpUnrolledReduction(&d, &shapes[4]));
+  LpShape half = shapes[2]; /* the probes' dtype only */
+  snprintf(half.values[6], sizeof half.values[6], "f16");
+  CHECK(!lpUnrolledReduction(&d, &half));
   LpShape spilled; /* k = 16 at n = 1024: 16 lines in one 12-way set */
   matmulShape(&spilled, 8, 1024, 16, 4);
   CHECK(lpColumnWalkLevel(&d, &spilled) >= 2 &&

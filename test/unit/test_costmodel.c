@@ -822,6 +822,18 @@ TEST(channels_first_convs_walk_their_input_column) {
   cmProfileDestroy(p);
 }
 
+/* Removes the line of device.csv text `device` that starts with `key`
+ * (a probe point not measured); CHECKs that it was there. */
+static void dropDeviceLine(char *device, const char *key) {
+  char *line = strstr(device, key);
+  CHECK(line != NULL);
+  if (!line)
+    return;
+  char *next = strchr(line, '\n');
+  next = next ? next + 1 : line + strlen(line);
+  memmove(line, next, strlen(next) + 1);
+}
+
 /* A roofline term a probe adds: `q` answered by the roofline on `p` and on
  * `without` (the same profile without the probe); its compute side
  * (`memory` false) or memory side is `expectedUs` on `p` with `reason`
@@ -855,14 +867,18 @@ static CmEstimate checkProbedTerm(CmProfile p, CmProfile without,
  * plane: one set), a 3 x 3 one over 3 channels (27) at 30 x 30 (its
  * padded input 32 x 32), a matmul with k = 16 at n = 1024 (one set) are; 32
  * channels, 3 x 3 over 4 (36) and k = 40 are not, and neither is anything
- * on a profile without the grid. */
+ * on a profile without the grid or with part of its k = 32 column. */
 TEST(short_reductions_are_unrolled_and_vectorized) {
   char device[4096];
   gridDevice(device, sizeof device, "8");
   CmProfile p = profileWithDevice("unrolled", kConvPolicy, kConvTable, device);
   CmProfile without =
       profileWithDevice("unrolled-none", kConvPolicy, kConvTable, kWalkDevice);
-  CHECK(!cmProfileIsNull(p) && !cmProfileIsNull(without));
+  dropDeviceLine(device, "column_walk_grid_ns.f32.s64.k32,");
+  CmProfile partial =
+      profileWithDevice("unrolled-partial", kConvPolicy, kConvTable, device);
+  CHECK(!cmProfileIsNull(p) && !cmProfileIsNull(without) &&
+        !cmProfileIsNull(partial));
   struct {
     const char *kernel, *cin, *window, *hw;
     bool unrolled;
@@ -889,18 +905,22 @@ TEST(short_reductions_are_unrolled_and_vectorized) {
         p, without, &q, false, cases[i].unrolled ? macs * 1 * 1e-3 : 0,
         macs * 1e-3, "reduction unrolled and vectorized");
     CHECK(!cases[i].unrolled || !strstr(e.reason, "column in"));
+    /* nor with part of the grid's shortest column */
+    checkProbedTerm(partial, without, &q, false, 0, macs * 1e-3,
+                    "reduction unrolled and vectorized");
   }
   cmProfileDestroy(p);
   cmProfileDestroy(without);
+  cmProfileDestroy(partial);
 }
 
 /* A channels-first depthwise conv walks its output across the channels; a
  * plane of a whole number of 4 KiB L1 ways (32 x 32 and 64 x 64 f32) waits
  * on its stores at the probed rate for its channels, 5 ns a multiply-add
  * at 32, 5.5 at 128 (halfway between 64 and 256 in log2). 16 x 16 and
- * 48 x 48 planes, a channels-last conv and a profile without the probe
- * have no such walk. A depthwise type without a table reads its fields
- * through its family's policy, and walks too. */
+ * 48 x 48 planes, a channels-last conv and a profile without the probe, or
+ * without one of its points, have no such walk. A depthwise type without a
+ * table reads its fields through its family's policy, and walks too. */
 TEST(depthwise_convs_over_whole_ways_wait_on_their_stores) {
   static const char policy[] =
       "kernel,axes,regime\n"
@@ -918,7 +938,11 @@ TEST(depthwise_convs_over_whole_ways_wait_on_their_stores) {
   CmProfile p = profileWithDevice("acc-walk", policy, table, device);
   CmProfile without =
       profileWithDevice("acc-walk-none", policy, table, kWalkDevice);
-  CHECK(!cmProfileIsNull(p) && !cmProfileIsNull(without));
+  dropDeviceLine(device, "accumulator_walk_ns.f32.k8,");
+  CmProfile partial =
+      profileWithDevice("acc-walk-partial", policy, table, device);
+  CHECK(!cmProfileIsNull(p) && !cmProfileIsNull(without) &&
+        !cmProfileIsNull(partial));
   struct {
     const char *kernel, *hw, *cin, *layout;
     double ns; /* 0: no walk */
@@ -938,9 +962,13 @@ TEST(depthwise_convs_over_whole_ways_wait_on_their_stores) {
     CmQuery q = {cases[i].kernel, fields, 8, 2 * macs, 1};
     checkProbedTerm(p, without, &q, true, macs * cases[i].ns * 1e-3,
                     macs * 0.4e-3, "output column a cache way apart");
+    /* nor with one of the probe's points missing */
+    checkProbedTerm(partial, without, &q, true, 0, macs * 0.4e-3,
+                    "output column a cache way apart");
   }
   cmProfileDestroy(p);
   cmProfileDestroy(without);
+  cmProfileDestroy(partial);
 }
 
 /* Attention through loops runs two products per batch and head: Q K^T

@@ -5,13 +5,14 @@
  * the pixel's accumulator in each, an output plane apart. When that plane
  * is a whole number of L1 ways, the next channel's load has the address
  * bits of the store just before it and waits for the store (4K aliasing);
- * the time per multiply-add grows from 0.8-0.9 ns to 5 from 32 channels
- * on, to 2.4 at 16, and not at 8 (latency/column_walk.h). No bundled model has
- *such a plane (their depthwise outputs are 16 x 16 and smaller), and a model
- *exported at 128 or 256 pixels has several, so the profile times the walk
- *itself: a depthwise conv over a plane of exactly one way, its input already
- *padded and every buffer an argument or a result, so that nothing but the walk
- *is timed (the columns of docs/profiling.md, "The accumulator walk").
+ * the time per multiply-add grows from 0.8-1.0 ns to 5 from 32 channels
+ * on, to 2.4 at 16, and not at 8 (latency/column_walk.h). No bundled
+ * model has such a plane (their depthwise outputs are 16 x 16 and
+ * smaller), and a model exported at 128 or 256 pixels has several, so the
+ * profile times the walk itself: a depthwise conv over a plane of exactly
+ * one way, its input already padded and every buffer an argument or a
+ * result, so that nothing but the walk is timed (docs/profiling.md, "The
+ * accumulator walk").
  *
  *===----------------------------------------------------------------------===*/
 #include "accumulator_walk_probe.h"

@@ -222,7 +222,8 @@ void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
   for (size_t i = 0; own && i < set->count; i++)
     if (lpFirstOfFamily(set, i, family, sizeof family))
       fitScopeMedian(set, d, family, own);
-  /* exp's family from the sigmoid probe, unless the models measured one:
+  /* exp's family from the sigmoid probe, unless the models' fused exp types
+     fitted one (a plain `exp` type reads its own key first anyway):
      no bundled model has an exp kernel (EfficientNet's SiLU), and the
      device-wide efficiency, which cheap arithmetic dominates, made one
      three times too fast */

@@ -89,9 +89,10 @@ bool lpUnrolledReduction(const LpDeviceNumbers *d, const LpShape *s) {
     reduction = lpShapeNumber(s, "k");
   else if (typeIs(s->type, "conv2d") &&
            lpShapeNumber(s, "channels_last") == 0 &&
-           lpShapeNumber(s, "stride") >= 1)
+           lpShapeNumber(s, "stride") >= 1 && lpShapeNumber(s, "window") >= 1)
     reduction = lpShapeNumber(s, "cin") * lpShapeNumber(s, "window");
-  return grid && ofProbedDtype(s) && reduction <= CM_UNROLLED_REDUCTION;
+  return grid && ofProbedDtype(s) && reduction >= 1 &&
+         reduction <= CM_UNROLLED_REDUCTION;
 }
 
 bool lpAliasesAccumulator(const LpDeviceNumbers *d, const LpShape *s) {
