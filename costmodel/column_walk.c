@@ -121,6 +121,17 @@ void cmWalkGridKey(char *out, size_t size, const char *dtype, int setsIndex,
            cmWalkGridSets[setsIndex], cmWalkGridKs[kIndex]);
 }
 
+/* True for a probe point's time per multiply-add: positive and finite
+ * (<= 0 or NAN: not measured; infinite: a hand-made device.csv). */
+static bool measured(double ns) { return ns > 0 && !isinf(ns); }
+
+bool cmWalkGridShortestMeasured(CmWalkGridFn at, const void *context) {
+  for (int s = 0; at && s < CM_WALK_GRID_SETS; s++)
+    if (!measured(at(context, s, 0)))
+      return false;
+  return at != NULL;
+}
+
 /* The grid interval [at, at + 1] holding `x`, and x's place in it along
  * log2, 0 or 1 outside the grid. */
 static int bracket(const double *grid, int count, double x, double *t) {
@@ -146,7 +157,7 @@ double cmWalkGridNs(CmWalkGridFn at, const void *context, double sets,
       if (weight == 0) /* on a grid line: its neighbour need not exist */
         continue;
       double corner = at(context, s + ds, j + dk);
-      if (!(corner > 0) || isinf(corner)) /* a hand-made device.csv */
+      if (!measured(corner))
         return NAN;
       ns += corner * weight;
     }
@@ -182,9 +193,16 @@ double cmAccumulatorWalkNs(CmAccumulatorWalkFn at, const void *context,
     if (weight == 0) /* on a point: its neighbour need not exist */
       continue;
     double point = at(context, j + dk);
-    if (!(point > 0) || isinf(point)) /* a hand-made device.csv */
+    if (!measured(point))
       return NAN;
     ns += point * weight;
   }
   return ns;
+}
+
+bool cmAccumulatorWalkMeasured(CmAccumulatorWalkFn at, const void *context) {
+  for (int i = 0; at && i < CM_ACCUMULATOR_WALK_POINTS; i++)
+    if (!measured(at(context, i)))
+      return false;
+  return at != NULL;
 }

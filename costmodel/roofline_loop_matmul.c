@@ -280,11 +280,8 @@ static double accumulatorWalkUs(CmProfile profile, const char *kernel,
   /* every point, as latency-profile's calibration asks before it leaves
      such a shape out of the efficiencies (lpAliasesAccumulator) */
   DtypeContext points = {profile, dtype};
-  for (int i = 0; i < CM_ACCUMULATOR_WALK_POINTS; i++) {
-    double point = accumulatorWalkPoint(&points, i);
-    if (!(point > 0) || isinf(point))
-      return 0;
-  }
+  if (!cmAccumulatorWalkMeasured(accumulatorWalkPoint, &points))
+    return 0;
   double ns = cmAccumulatorWalkNs(accumulatorWalkPoint, &points, channels);
   double us = batchOf(value, context) * hw * channels *
               value(context, "window") * ns * 1e-3;
@@ -307,11 +304,8 @@ static double unrolledUs(CmProfile profile, const char *dtype,
      before it leaves such a shape out of the efficiencies
      (lpUnrolledReduction) */
   DtypeContext grid = {profile, dtype};
-  for (int i = 0; i < CM_WALK_GRID_SETS; i++) {
-    double point = gridPoint(&grid, i, 0);
-    if (!(point > 0) || isinf(point))
-      return 0;
-  }
+  if (!cmWalkGridShortestMeasured(gridPoint, &grid))
+    return 0;
   double sets =
       cmColumnWalkL1Sets(g, product->k, product->row * cmDtypeGetSize(dtype));
   if (sets >= 1)

@@ -668,6 +668,10 @@ TEST(column_walk_grid_interpolates_in_log_sets_and_k) {
   CHECK(isnan(cmWalkGridNs(gridAt, &infinite, 2, 3000)));
   CHECK(isnan(cmWalkGridNs(gridAt, &negative, 2, 3000)));
   CHECK(isnan(cmWalkGridNs(NULL, NULL, 1, 256)));
+  GridHole shortest = {3, 0, NAN}; /* sets 64, k 32 */
+  CHECK(cmWalkGridShortestMeasured(gridAt, &missing));
+  CHECK(!cmWalkGridShortestMeasured(gridAt, &shortest) &&
+        !cmWalkGridShortestMeasured(NULL, NULL));
   CHECK(isnan(cmWalkGridNs(gridAt, NULL, 0, 256)));
   CHECK(isnan(cmWalkGridNs(gridAt, NULL, 1, NAN)));
   char key[64];
@@ -698,6 +702,10 @@ TEST(accumulator_walk_interpolates_in_log_channels) {
   CHECK(isnan(cmAccumulatorWalkNs(accumulatorAt, &negative, 100)));
   CHECK_NEAR(cmAccumulatorWalkNs(accumulatorAt, &missing, 32), 3, 1e-12);
   CHECK(isnan(cmAccumulatorWalkNs(NULL, NULL, 32)));
+  CHECK(cmAccumulatorWalkMeasured(accumulatorAt, NULL));
+  CHECK(!cmAccumulatorWalkMeasured(accumulatorAt, &missing) &&
+        !cmAccumulatorWalkMeasured(accumulatorAt, &infinite) &&
+        !cmAccumulatorWalkMeasured(NULL, NULL));
   CHECK(isnan(cmAccumulatorWalkNs(accumulatorAt, NULL, 0)));
   CmCacheGeometry g = {49152, 12, 1048576, 8, 64}, none = {0, 0, 0, 0, 0};
   CHECK(cmAccumulatorWalkAliases(&g, 4096) &&
@@ -834,28 +842,62 @@ static void dropDeviceLine(char *device, const char *key) {
   memmove(line, next, strlen(next) + 1);
 }
 
-/* A roofline term a probe adds: `q` answered by the roofline on `p` and on
- * `without` (the same profile without the probe); its compute side
- * (`memory` false) or memory side is `expectedUs` on `p` with `reason`
- * when expectedUs > 0, else below `otherwiseUs` without the reason, as it
- * always is on `without`. Returns the estimate on `p`. */
-static CmEstimate checkProbedTerm(CmProfile p, CmProfile without,
-                                  const CmQuery *q, bool memory,
-                                  double expectedUs, double otherwiseUs,
-                                  const char *reason) {
-  CmEstimate e, none;
+/* A profile with a probe's keys (`device`), one without any (kWalkDevice)
+ * and one without the line `dropKey` starts (part of the probe), each
+ * named `name` plus a suffix, over `policy` and `table`. */
+typedef struct {
+  CmProfile with, without, partial;
+} ProbedProfiles;
+
+static ProbedProfiles probedProfiles(const char *name, const char *policy,
+                                     const char *table, char *device,
+                                     const char *dropKey) {
+  char dir[96];
+  ProbedProfiles out;
+  out.with = profileWithDevice(name, policy, table, device);
+  snprintf(dir, sizeof dir, "%s-none", name);
+  out.without = profileWithDevice(dir, policy, table, kWalkDevice);
+  dropDeviceLine(device, dropKey);
+  snprintf(dir, sizeof dir, "%s-partial", name);
+  out.partial = profileWithDevice(dir, policy, table, device);
+  CHECK(!cmProfileIsNull(out.with) && !cmProfileIsNull(out.without) &&
+        !cmProfileIsNull(out.partial));
+  return out;
+}
+
+static void probedProfilesDestroy(ProbedProfiles *p) {
+  cmProfileDestroy(p->with);
+  cmProfileDestroy(p->without);
+  cmProfileDestroy(p->partial);
+}
+
+/* `q` answered by the roofline on `p`; its compute side (`memory` false)
+ * or memory side is `expectedUs` with `reason` when expectedUs > 0, else
+ * below `otherwiseUs` without the reason. Returns the estimate. */
+static CmEstimate checkTerm(CmProfile p, const CmQuery *q, bool memory,
+                            double expectedUs, double otherwiseUs,
+                            const char *reason) {
+  CmEstimate e;
   CHECK(cmProfileEstimate(p, q, NULL, &e, NULL) == CM_OK);
-  CHECK(cmProfileEstimate(without, q, NULL, &none, NULL) == CM_OK);
   CHECK(e.source == CM_SOURCE_ROOFLINE);
   double term = memory ? e.memoryUs : e.computeUs;
-  double noneTerm = memory ? none.memoryUs : none.computeUs;
-  CHECK(noneTerm < otherwiseUs && !strstr(none.reason, reason));
   if (expectedUs > 0) {
     CHECK_NEAR(term, expectedUs, 1e-9);
     CHECK(strstr(e.reason, reason) != NULL);
   } else
     CHECK(term < otherwiseUs && !strstr(e.reason, reason));
   return e;
+}
+
+/* A roofline term a probe adds (checkTerm): `expectedUs` (0: none) with
+ * the whole probe, none without it or with part of it. Returns the
+ * estimate with the whole probe. */
+static CmEstimate checkProbedTerm(const ProbedProfiles *p, const CmQuery *q,
+                                  bool memory, double expectedUs,
+                                  double otherwiseUs, const char *reason) {
+  checkTerm(p->without, q, memory, 0, otherwiseUs, reason);
+  checkTerm(p->partial, q, memory, 0, otherwiseUs, reason);
+  return checkTerm(p->with, q, memory, expectedUs, otherwiseUs, reason);
 }
 
 /* A product whose whole reduction per output is at most
@@ -871,14 +913,8 @@ static CmEstimate checkProbedTerm(CmProfile p, CmProfile without,
 TEST(short_reductions_are_unrolled_and_vectorized) {
   char device[4096];
   gridDevice(device, sizeof device, "8");
-  CmProfile p = profileWithDevice("unrolled", kConvPolicy, kConvTable, device);
-  CmProfile without =
-      profileWithDevice("unrolled-none", kConvPolicy, kConvTable, kWalkDevice);
-  dropDeviceLine(device, "column_walk_grid_ns.f32.s64.k32,");
-  CmProfile partial =
-      profileWithDevice("unrolled-partial", kConvPolicy, kConvTable, device);
-  CHECK(!cmProfileIsNull(p) && !cmProfileIsNull(without) &&
-        !cmProfileIsNull(partial));
+  ProbedProfiles p = probedProfiles("unrolled", kConvPolicy, kConvTable, device,
+                                    "column_walk_grid_ns.f32.s64.k32,");
   struct {
     const char *kernel, *cin, *window, *hw;
     bool unrolled;
@@ -901,17 +937,12 @@ TEST(short_reductions_are_unrolled_and_vectorized) {
                        : 64 * 1024 * atof(cases[i].cin);
     CmQuery q = {cases[i].kernel, conv ? convFields : matmulFields,
                  conv ? 8 : 4, 2 * macs, 1};
-    CmEstimate e = checkProbedTerm(
-        p, without, &q, false, cases[i].unrolled ? macs * 1 * 1e-3 : 0,
-        macs * 1e-3, "reduction unrolled and vectorized");
+    CmEstimate e =
+        checkProbedTerm(&p, &q, false, cases[i].unrolled ? macs * 1 * 1e-3 : 0,
+                        macs * 1e-3, "reduction unrolled and vectorized");
     CHECK(!cases[i].unrolled || !strstr(e.reason, "column in"));
-    /* nor with part of the grid's shortest column */
-    checkProbedTerm(partial, without, &q, false, 0, macs * 1e-3,
-                    "reduction unrolled and vectorized");
   }
-  cmProfileDestroy(p);
-  cmProfileDestroy(without);
-  cmProfileDestroy(partial);
+  probedProfilesDestroy(&p);
 }
 
 /* A channels-first depthwise conv walks its output across the channels; a
@@ -935,14 +966,8 @@ TEST(depthwise_convs_over_whole_ways_wait_on_their_stores) {
            "accumulator_walk_ns.f32.k32,5\naccumulator_walk_ns.f32.k64,5\n"
            "accumulator_walk_ns.f32.k256,6\n",
            kWalkDevice);
-  CmProfile p = profileWithDevice("acc-walk", policy, table, device);
-  CmProfile without =
-      profileWithDevice("acc-walk-none", policy, table, kWalkDevice);
-  dropDeviceLine(device, "accumulator_walk_ns.f32.k8,");
-  CmProfile partial =
-      profileWithDevice("acc-walk-partial", policy, table, device);
-  CHECK(!cmProfileIsNull(p) && !cmProfileIsNull(without) &&
-        !cmProfileIsNull(partial));
+  ProbedProfiles p = probedProfiles("acc-walk", policy, table, device,
+                                    "accumulator_walk_ns.f32.k8,");
   struct {
     const char *kernel, *hw, *cin, *layout;
     double ns; /* 0: no walk */
@@ -960,15 +985,10 @@ TEST(depthwise_convs_over_whole_ways_wait_on_their_stores) {
         {"dtype", "f32"},      {"channels_last", cases[i].layout}};
     double macs = atof(cases[i].hw) * atof(cases[i].cin) * 9;
     CmQuery q = {cases[i].kernel, fields, 8, 2 * macs, 1};
-    checkProbedTerm(p, without, &q, true, macs * cases[i].ns * 1e-3,
-                    macs * 0.4e-3, "output column a cache way apart");
-    /* nor with one of the probe's points missing */
-    checkProbedTerm(partial, without, &q, true, 0, macs * 0.4e-3,
+    checkProbedTerm(&p, &q, true, macs * cases[i].ns * 1e-3, macs * 0.4e-3,
                     "output column a cache way apart");
   }
-  cmProfileDestroy(p);
-  cmProfileDestroy(without);
-  cmProfileDestroy(partial);
+  probedProfilesDestroy(&p);
 }
 
 /* Attention through loops runs two products per batch and head: Q K^T

@@ -78,12 +78,19 @@ static bool ofProbedDtype(const LpShape *s) {
   return dtype && !strcmp(dtype, LP_WALK_GRID_DTYPE);
 }
 
+static double gridPoint(const void *context, int setsIndex, int kIndex) {
+  const LpDeviceNumbers *d = context;
+  return d->walkGridNs[setsIndex][kIndex];
+}
+
+static double accumulatorPoint(const void *context, int index) {
+  const LpDeviceNumbers *d = context;
+  return d->accumulatorWalkNs[index];
+}
+
 bool lpUnrolledReduction(const LpDeviceNumbers *d, const LpShape *s) {
-  /* the grid's whole shortest column, so that the cost model can price
-     the shape at whatever sets its column crowds */
-  bool grid = true;
-  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
-    grid = grid && d->walkGridNs[i][0] > 0;
+  /* the grid's whole shortest column, as the cost model asks */
+  bool grid = cmWalkGridShortestMeasured(gridPoint, d);
   double reduction = NAN;
   if (isMatmul(s->type))
     reduction = lpShapeNumber(s, "k");
@@ -96,10 +103,8 @@ bool lpUnrolledReduction(const LpDeviceNumbers *d, const LpShape *s) {
 }
 
 bool lpAliasesAccumulator(const LpDeviceNumbers *d, const LpShape *s) {
-  bool probed = true;
-  for (int i = 0; i < CM_ACCUMULATOR_WALK_POINTS; i++)
-    probed = probed && d->accumulatorWalkNs[i] > 0;
-  return probed && ofProbedDtype(s) && typeIs(s->type, "depthwise_conv2d") &&
+  return cmAccumulatorWalkMeasured(accumulatorPoint, d) && ofProbedDtype(s) &&
+         typeIs(s->type, "depthwise_conv2d") &&
          lpShapeNumber(s, "channels_last") == 0 &&
          cmAccumulatorWalkAliases(&d->caches,
                                   lpShapeNumber(s, "hw") *
@@ -218,11 +223,6 @@ void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *d) {
   free(level);
   free(ns);
   free(scratch);
-}
-
-static double gridPoint(const void *context, int setsIndex, int kIndex) {
-  const LpDeviceNumbers *d = context;
-  return d->walkGridNs[setsIndex][kIndex];
 }
 
 double lpColumnWalkUs(const LpDeviceNumbers *d, const LpShape *s) {

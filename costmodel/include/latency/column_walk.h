@@ -87,6 +87,13 @@ typedef double (*CmWalkGridFn)(const void *context, int setsIndex, int kIndex);
 double cmWalkGridNs(CmWalkGridFn at, const void *context, double sets,
                     double k);
 
+/// Returns whether every point of the grid's shortest column (k = 32, at
+/// every sets) is measured: the rate of an unrolled reduction at whatever
+/// sets its column crowds (CM_UNROLLED_REDUCTION). The cost model and
+/// latency-profile's calibration both ask it, so that a shape the roofline
+/// cannot price as unrolled stays in the efficiency fits.
+bool cmWalkGridShortestMeasured(CmWalkGridFn at, const void *context);
+
 /// The longest reduction per output (a matmul's k, a conv's channels x
 /// window) that LLVM 22's `-O3` unrolled whole and vectorized along the row
 /// in every shape measured through `loops`, so that it walks no column: 1 x
@@ -129,6 +136,10 @@ bool cmAccumulatorWalkAliases(const CmCacheGeometry *geometry,
 
 /// A probe point's ns per multiply-add; <= 0 or NAN when not measured.
 typedef double (*CmAccumulatorWalkFn)(const void *context, int index);
+
+/// Returns whether every point of the accumulator walk is measured; the
+/// cost model and latency-profile's calibration both ask it.
+bool cmAccumulatorWalkMeasured(CmAccumulatorWalkFn at, const void *context);
 
 /// Returns the time per multiply-add of an accumulator walk over
 /// `channels`: linear in log2 channels between the two points around it,
