@@ -70,21 +70,30 @@ bool lpMatmulProbeText(long m, long n, long k, int weights, const char *dtype,
   return lpTextFits(&t);
 }
 
-static void streamText(long n, char *out, size_t size) {
+/* One elementwise generic over `n` f32 elements, `%one` (1.0) defined
+ * before it: `body` is its ops on %x, one per line, the last defining %s.
+ * The constant stays outside the body, where the pass does not count it
+ * as a flop (classify_generic.c: one per body op). */
+static void elementwiseText(long n, const char *body, char *out, size_t size) {
   snprintf(out, size,
            "#id = affine_map<(d0) -> (d0)>\n"
            "func.func @probe(%%a: tensor<%ldxf32>) -> tensor<%ldxf32> {\n"
+           "  %%one = arith.constant 1.0 : f32\n"
            "  %%e = tensor.empty() : tensor<%ldxf32>\n"
            "  %%r = linalg.generic {indexing_maps = [#id, #id], "
            "iterator_types = [\"parallel\"]} ins(%%a : tensor<%ldxf32>) "
            "outs(%%e : tensor<%ldxf32>) {\n"
            "  ^bb0(%%x: f32, %%y: f32):\n"
-           "    %%one = arith.constant 1.0 : f32\n"
-           "    %%s = arith.addf %%x, %%one : f32\n"
+           "%s"
            "    linalg.yield %%s : f32\n"
            "  } -> tensor<%ldxf32>\n"
            "  return %%r : tensor<%ldxf32>\n}\n",
-           n, n, n, n, n, n, n);
+           n, n, n, n, n, body, n, n);
+}
+
+/* A streaming op: x + 1. */
+static void streamText(long n, char *out, size_t size) {
+  elementwiseText(n, "    %s = arith.addf %x, %one : f32\n", out, size);
 }
 
 /* The streaming op twice, its first result (a buffer of the function's
@@ -115,27 +124,15 @@ static void scratchText(long n, char *out, size_t size) {
 }
 
 /* A logistic sigmoid, 1 / (1 + exp(-x)), as torch-mlir lowers sigmoid and
- * the first half of SiLU: four ops in the body, its constant outside it, so
- * that the pass counts the four flops per element this probe is priced by
- * (an elementwise generic: one per body op, classify_generic.c). */
+ * the first half of SiLU: the four flops per element the pass counts and
+ * this probe is priced by. */
 static void sigmoidText(long n, char *out, size_t size) {
-  snprintf(out, size,
-           "#id = affine_map<(d0) -> (d0)>\n"
-           "func.func @probe(%%a: tensor<%ldxf32>) -> tensor<%ldxf32> {\n"
-           "  %%one = arith.constant 1.0 : f32\n"
-           "  %%e = tensor.empty() : tensor<%ldxf32>\n"
-           "  %%r = linalg.generic {indexing_maps = [#id, #id], "
-           "iterator_types = [\"parallel\"]} ins(%%a : tensor<%ldxf32>) "
-           "outs(%%e : tensor<%ldxf32>) {\n"
-           "  ^bb0(%%x: f32, %%y: f32):\n"
-           "    %%n = arith.negf %%x : f32\n"
-           "    %%x2 = math.exp %%n : f32\n"
-           "    %%d = arith.addf %%x2, %%one : f32\n"
-           "    %%s = arith.divf %%one, %%d : f32\n"
-           "    linalg.yield %%s : f32\n"
-           "  } -> tensor<%ldxf32>\n"
-           "  return %%r : tensor<%ldxf32>\n}\n",
-           n, n, n, n, n, n, n);
+  elementwiseText(n,
+                  "    %n = arith.negf %x : f32\n"
+                  "    %x2 = math.exp %n : f32\n"
+                  "    %d = arith.addf %x2, %one : f32\n"
+                  "    %s = arith.divf %one, %d : f32\n",
+                  out, size);
 }
 
 static const char emptyText[] =
