@@ -203,6 +203,39 @@ static void fitScopeMedian(const LpShapeSet *set, LpDeviceNumbers *d,
         lpMedian(own, n));
 }
 
+/* compute_efficiency.<family> = `efficiency` unless the models' kernels
+ * fitted the family (on either side): their own measurement comes first. */
+static void addUnlessFitted(LpDeviceNumbers *d, const char *family,
+                            double efficiency) {
+  if (isnan(lpDeviceFitted(d, "compute_efficiency", family)) &&
+      isnan(lpDeviceFitted(d, "memory_efficiency", family)))
+    add(d, "compute_efficiency", family, efficiency);
+}
+
+/* The families whose time is exp's, from the sigmoid probe (1 / (1 +
+ * exp(-x)): the pass's four flops an element), unless the models fitted
+ * them. No bundled model has one, and the device-wide efficiency, which
+ * cheap arithmetic dominates, made them two to three times too fast
+ * (docs/profiling.md, "Transcendentals"): a SiLU written as one generic
+ * (exp+*: EfficientNet's), TOSA's and torch's sigmoid (sigmoid+*), and the
+ * pattern-matched x * sigmoid(x) (silu+*: five flops an element), whose
+ * time is the sigmoid's plus a multiply's: the models' `mul` efficiency,
+ * else `deviceCompute`, the device-wide one. */
+static void addTranscendentalFamilies(LpDeviceNumbers *d,
+                                      double deviceCompute) {
+  double sigmoid = d->sigmoidEfficiency;
+  if (!(sigmoid > 0))
+    return;
+  addUnlessFitted(d, "exp+*", sigmoid);
+  addUnlessFitted(d, "sigmoid+*", sigmoid);
+  double mul = lpDeviceFitted(d, "compute_efficiency", "mul");
+  if (!(mul > 0))
+    mul = deviceCompute;
+  /* flops over time: 4 + 1 flops in 4 / sigmoid + 1 / mul time units */
+  addUnlessFitted(d, "silu+*",
+                  mul > 0 ? 5 / (4 / sigmoid + 1 / mul) : 5.0 / 4 * sigmoid);
+}
+
 void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
   double *all[2], *own = malloc((set->count + 1) * sizeof *own);
   all[0] = malloc((set->count + 1) * sizeof *all[0]);
@@ -222,18 +255,13 @@ void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {
   for (size_t i = 0; own && i < set->count; i++)
     if (lpFirstOfFamily(set, i, family, sizeof family))
       fitScopeMedian(set, d, family, own);
-  /* exp's family from the sigmoid probe, unless the models' fused exp types
-     fitted one (a plain `exp` type reads its own key first anyway):
-     no bundled model has an exp kernel (EfficientNet's SiLU), and the
-     device-wide efficiency, which cheap arithmetic dominates, made one
-     three times too fast */
-  if (isnan(lpDeviceFitted(d, "compute_efficiency", "exp+*")) &&
-      isnan(lpDeviceFitted(d, "memory_efficiency", "exp+*")))
-    add(d, "compute_efficiency", "exp+*", d->sigmoidEfficiency);
+  double deviceWide[2] = {NAN, NAN};
   for (int c = 0; c < 2; c++)
     if (numAll[c])
-      add(d, c ? "compute_efficiency" : "memory_efficiency", NULL,
-          lpMedian(all[c], numAll[c]));
+      deviceWide[c] = lpMedian(all[c], numAll[c]);
+  addTranscendentalFamilies(d, deviceWide[1]);
+  for (int c = 0; c < 2; c++)
+    add(d, c ? "compute_efficiency" : "memory_efficiency", NULL, deviceWide[c]);
   free(own);
   free(all[0]);
   free(all[1]);
