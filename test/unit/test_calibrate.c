@@ -160,15 +160,17 @@ TEST(constant_efficiency_keeps_the_median_and_no_slopes) {
  * unless a measured type of the family gives one; without the probe they
  * have none. */
 TEST(transcendentals_take_the_sigmoid_probe_unless_measured) {
-  LpShape shapes[3];
+  LpShape shapes[4];
   matmulShape(&shapes[0], 8, 64, 64, 0.4);
   matmulShape(&shapes[1], 8, 64, 64, 0.7);
   snprintf(shapes[1].type, sizeof shapes[1].type, "exp+mul");
   matmulShape(&shapes[2], 8, 64, 64, 0.9);
   snprintf(shapes[2].type, sizeof shapes[2].type, "sigmoid+mul");
+  matmulShape(&shapes[3], 8, 64, 64, 2.0);
+  snprintf(shapes[3].type, sizeof shapes[3].type, "mul");
   LpDeviceNumbers d = device();
   d.sigmoidEfficiency = 1.5;
-  LpShapeSet one = {shapes, 1, 1}, all = {shapes, 3, 3};
+  LpShapeSet one = {shapes, 1, 1}, all = {shapes, 4, 4};
   lpFitEfficiencies(&one, &d);
   CHECK_NEAR(fitted(&d, "compute_efficiency.exp+*"), 1.5, 1e-9);
   CHECK_NEAR(fitted(&d, "compute_efficiency.sigmoid+*"), 1.5, 1e-9);
@@ -179,26 +181,13 @@ TEST(transcendentals_take_the_sigmoid_probe_unless_measured) {
   lpFitEfficiencies(&all, &d);
   CHECK_NEAR(fitted(&d, "compute_efficiency.exp+*"), 0.7, 1e-9);
   CHECK_NEAR(fitted(&d, "compute_efficiency.sigmoid+*"), 0.9, 1e-9);
+  /* a multiply the models measured prices SiLU's */
+  CHECK_NEAR(fitted(&d, "compute_efficiency.silu+*"), 5 / (4 / 1.5 + 1 / 2.0),
+             1e-9);
   LpDeviceNumbers plain = device();
   lpFitEfficiencies(&one, &plain);
   CHECK(isnan(fitted(&plain, "compute_efficiency.exp+*")));
   CHECK(isnan(fitted(&plain, "compute_efficiency.silu+*")));
-}
-
-/* A multiply the models measured prices SiLU's multiply. */
-TEST(silu_adds_the_measured_multiply) {
-  LpShape shapes[2];
-  matmulShape(&shapes[0], 8, 64, 64, 0.4);
-  matmulShape(&shapes[1], 8, 64, 64, 2.0);
-  snprintf(shapes[1].type, sizeof shapes[1].type, "mul");
-  LpDeviceNumbers d = device();
-  d.sigmoidEfficiency = 1.5;
-  LpShapeSet set = {shapes, 2, 2};
-  lpFitEfficiencies(&set, &d);
-  double mul = fitted(&d, "compute_efficiency.mul");
-  CHECK_NEAR(mul, 2.0, 1e-9);
-  CHECK_NEAR(fitted(&d, "compute_efficiency.silu+*"), 5 / (4 / 1.5 + 1 / mul),
-             1e-9);
 }
 
 /* Too few shapes for the terms (three per term): the median only. */
@@ -621,6 +610,5 @@ int main(void) {
       T(without_caches_spilled_columns_are_efficiencies),
       T(aliased_depthwise_planes_are_left_out_of_the_efficiency),
       T(unrolled_reductions_are_left_out_of_the_efficiency),
-      T(transcendentals_take_the_sigmoid_probe_unless_measured),
-      T(silu_adds_the_measured_multiply));
+      T(transcendentals_take_the_sigmoid_probe_unless_measured));
 }
