@@ -515,6 +515,15 @@ static double opFlops(const LatNode *n) {
     LatShape w = latShapeOf(latOperand(op, 1));
     char name[96];
     latOpName(op, name, sizeof name);
+    if (n->cls.id == LAT_CLASS_TRANSPOSE_CONV2D) {
+      /* every input pixel scatters its window into the output, so the
+         work is the input's (at stride 2 with a 2 x 2 window each output
+         pixel gets one tap, not four) */
+      LatShape in = latShapeOf(latOperand(op, 0));
+      int ci = channelsFirst(name) ? 1 : in.rank - 1;
+      double cin = in.rank > ci && ci >= 0 ? (double)in.dims[ci] : 0;
+      return cin > 0 ? 2 * in.elements * w.elements / cin : 0;
+    }
     /* depthwise ..._hwcm convs keep the channel multiplier as a last dim of
      * its own, so their output channels are the last two dims' product
      * (else the work is counted channels times over) */
