@@ -149,7 +149,7 @@ static bool readPrediction(Validation *v, const char *annotated,
   LatGraph graph;
   bool ok = !mlirOperationIsNull(func);
   if (!ok)
-    snprintf(err, size, "no function %s with a body",
+    snprintf(err, size, "no function%s%s with a body", v->o->entry ? " " : "",
              v->o->entry ? v->o->entry : "");
   ok = ok &&
        lpDetectKernels(func, v->session.rules,
