@@ -173,8 +173,18 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                         channelsLast, "device.csv channels_last_efficiency");
   }
   if (efficiencyScale != 1) {
-    computeEff *= efficiencyScale;
-    memoryEff *= efficiencyScale;
+    /* the slopes were fitted on the side the kernel's own efficiency is
+       on: the other side is the device's, which they do not describe (a
+       relu's compute slope, fitted on small channels-first planes, made
+       a wide one's memory side seven times too slow) */
+    bool ownCompute = !isnan(cmRooflineKernelNumber(
+        profile, "compute_efficiency", efficiency.kernel, dtype));
+    bool ownMemory = !isnan(cmRooflineKernelNumber(profile, "memory_efficiency",
+                                                   efficiency.kernel, dtype));
+    if (ownCompute || !ownMemory)
+      computeEff *= efficiencyScale;
+    if (ownMemory || !ownCompute)
+      memoryEff *= efficiencyScale;
     cmEstimateAddReason(out, "roofline: efficiency x%.3g at this shape (%s)",
                         efficiencyScale, "device.csv efficiency_slope");
   }
