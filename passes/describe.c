@@ -428,7 +428,7 @@ static bool channelsFirst(const char *opName) {
   return strstr(opName, "_nc") != NULL;
 }
 
-/* Conv work: 2 * output elements * (weight elements / output channels). */
+/* A conv's query fields and axes (its work is opFlops'). */
 static void describeConv(LatKernel *k, MlirOperation op) {
   LatShape in = latShapeOf(latOperand(op, 0));
   LatShape w = latShapeOf(latOperand(op, 1));
@@ -496,7 +496,8 @@ static double loopProduct(MlirOperation generic) {
 }
 
 /* The work of one op: matmul 2mnk(batch), conv 2 x output x weight elements
- * per output channel, others their per-element flops x output elements. */
+ * per output channel (a transposed conv: x input elements per input
+ * channel), others their per-element flops x output elements. */
 static double opFlops(const LatNode *n) {
   MlirOperation op = n->op;
   if (mlirOperationGetNumResults(op) == 0)

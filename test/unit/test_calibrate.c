@@ -157,10 +157,11 @@ TEST(constant_efficiency_keeps_the_median_and_no_slopes) {
 
 /* No bundled model has an exp, sigmoid or SiLU kernel (EfficientNet's):
  * their families take their compute efficiency from the sigmoid probe,
- * unless a measured type of the family gives one; without the probe they
- * have none. */
+ * unless the models measured the anchor (a fused type fitted the family,
+ * or the plain type its own efficiency); without the probe they have
+ * none. SiLU adds a multiply's time to the sigmoid's. */
 TEST(transcendentals_take_the_sigmoid_probe_unless_measured) {
-  LpShape shapes[4];
+  LpShape shapes[5];
   matmulShape(&shapes[0], 8, 64, 64, 0.4);
   matmulShape(&shapes[1], 8, 64, 64, 0.7);
   snprintf(shapes[1].type, sizeof shapes[1].type, "exp+mul");
@@ -168,9 +169,12 @@ TEST(transcendentals_take_the_sigmoid_probe_unless_measured) {
   snprintf(shapes[2].type, sizeof shapes[2].type, "sigmoid+mul");
   matmulShape(&shapes[3], 8, 64, 64, 2.0);
   snprintf(shapes[3].type, sizeof shapes[3].type, "mul");
+  matmulShape(&shapes[4], 8, 64, 64, 0.8);
+  snprintf(shapes[4].type, sizeof shapes[4].type, "sigmoid");
   LpDeviceNumbers d = device();
   d.sigmoidEfficiency = 1.5;
-  LpShapeSet one = {shapes, 1, 1}, all = {shapes, 4, 4};
+  LpShapeSet none = {shapes, 0, 0}, one = {shapes, 1, 1},
+             fused = {shapes, 4, 4}, plain = {&shapes[4], 1, 1};
   lpFitEfficiencies(&one, &d);
   CHECK_NEAR(fitted(&d, "compute_efficiency.exp+*"), 1.5, 1e-9);
   CHECK_NEAR(fitted(&d, "compute_efficiency.sigmoid+*"), 1.5, 1e-9);
@@ -178,16 +182,21 @@ TEST(transcendentals_take_the_sigmoid_probe_unless_measured) {
      efficiency (no `mul` measured) */
   CHECK_NEAR(fitted(&d, "compute_efficiency.silu+*"), 5 / (4 / 1.5 + 1 / 0.4),
              1e-9);
-  lpFitEfficiencies(&all, &d);
+  lpFitEfficiencies(&none, &d); /* no efficiency at all: a multiply at 1 */
+  CHECK_NEAR(fitted(&d, "compute_efficiency.silu+*"), 5 / (4 / 1.5 + 1.0),
+             1e-9);
+  lpFitEfficiencies(&fused, &d);
   CHECK_NEAR(fitted(&d, "compute_efficiency.exp+*"), 0.7, 1e-9);
   CHECK_NEAR(fitted(&d, "compute_efficiency.sigmoid+*"), 0.9, 1e-9);
-  /* a multiply the models measured prices SiLU's */
-  CHECK_NEAR(fitted(&d, "compute_efficiency.silu+*"), 5 / (4 / 1.5 + 1 / 2.0),
+  /* the measured sigmoid and multiply price SiLU */
+  CHECK_NEAR(fitted(&d, "compute_efficiency.silu+*"), 5 / (4 / 0.9 + 1 / 2.0),
              1e-9);
-  LpDeviceNumbers plain = device();
-  lpFitEfficiencies(&one, &plain);
-  CHECK(isnan(fitted(&plain, "compute_efficiency.exp+*")));
-  CHECK(isnan(fitted(&plain, "compute_efficiency.silu+*")));
+  lpFitEfficiencies(&plain, &d); /* a plain sigmoid measured: its own */
+  CHECK_NEAR(fitted(&d, "compute_efficiency.sigmoid+*"), 0.8, 1e-9);
+  LpDeviceNumbers noProbe = device();
+  lpFitEfficiencies(&one, &noProbe);
+  CHECK(isnan(fitted(&noProbe, "compute_efficiency.exp+*")));
+  CHECK(isnan(fitted(&noProbe, "compute_efficiency.silu+*")));
 }
 
 /* Too few shapes for the terms (three per term): the median only. */

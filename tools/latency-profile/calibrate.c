@@ -203,37 +203,49 @@ static void fitScopeMedian(const LpShapeSet *set, LpDeviceNumbers *d,
         lpMedian(own, n));
 }
 
-/* compute_efficiency.<family> = `efficiency` unless the models' kernels
- * fitted the family (on either side): their own measurement comes first. */
-static void addUnlessFitted(LpDeviceNumbers *d, const char *family,
-                            double efficiency) {
-  if (isnan(lpDeviceFitted(d, "compute_efficiency", family)) &&
-      isnan(lpDeviceFitted(d, "memory_efficiency", family)))
-    add(d, "compute_efficiency", family, efficiency);
+/* compute_efficiency.<anchor>+* = `efficiency`, unless the models
+ * measured the anchor: a fused type of it fitted the family (on either
+ * side), or the plain type its own efficiency, which the family then
+ * takes (a fused type no model has reads the family, not the plain
+ * type's key). Returns the family's compute efficiency, NAN when it has
+ * none. */
+static double addUnlessFitted(LpDeviceNumbers *d, const char *anchor,
+                              double efficiency) {
+  char family[CM_KERNEL_FAMILY_SIZE];
+  snprintf(family, sizeof family, "%s+*", anchor);
+  if (!isnan(lpDeviceFitted(d, "memory_efficiency", family)) ||
+      !isnan(lpDeviceFitted(d, "compute_efficiency", family)) ||
+      !isnan(lpDeviceFitted(d, "memory_efficiency", anchor)))
+    return lpDeviceFitted(d, "compute_efficiency", family);
+  double own = lpDeviceFitted(d, "compute_efficiency", anchor);
+  add(d, "compute_efficiency", family, isnan(own) ? efficiency : own);
+  return lpDeviceFitted(d, "compute_efficiency", family);
 }
 
 /* The families whose time is exp's, from the sigmoid probe (1 / (1 +
- * exp(-x)): the pass's four flops an element), unless the models fitted
+ * exp(-x)): the pass's four flops an element), unless the models measured
  * them. No bundled model has one, and the device-wide efficiency, which
  * cheap arithmetic dominates, made them two to three times too fast
- * (docs/profiling.md, "Transcendentals"): a SiLU written as one generic
- * (exp+*: EfficientNet's), TOSA's and torch's sigmoid (sigmoid+*), and the
- * pattern-matched x * sigmoid(x) (silu+*: five flops an element), whose
- * time is the sigmoid's plus a multiply's: the models' `mul` efficiency,
- * else `deviceCompute`, the device-wide one. */
+ * (docs/profiling.md, "What `--out` does", the probes): exp+* (a sigmoid or
+ * a SiLU written as one generic is an `exp` kernel: EfficientNet's),
+ * sigmoid+* (`tosa.sigmoid`), and silu+* (the pattern-matched x *
+ * sigmoid(x): five flops an element), whose time is the sigmoid's plus a
+ * multiply's at the models' `mul` efficiency, else `deviceCompute`, the
+ * device-wide one, else 1 (what device.csv then says). */
 static void addTranscendentalFamilies(LpDeviceNumbers *d,
                                       double deviceCompute) {
-  double sigmoid = d->sigmoidEfficiency;
-  if (!(sigmoid > 0))
+  double probe = d->sigmoidEfficiency;
+  if (!(isfinite(probe) && probe > 0))
     return;
-  addUnlessFitted(d, "exp+*", sigmoid);
-  addUnlessFitted(d, "sigmoid+*", sigmoid);
+  addUnlessFitted(d, "exp", probe);
+  double sigmoid = addUnlessFitted(d, "sigmoid", probe);
+  if (!(sigmoid > 0))
+    sigmoid = probe;
   double mul = lpDeviceFitted(d, "compute_efficiency", "mul");
   if (!(mul > 0))
-    mul = deviceCompute;
+    mul = deviceCompute > 0 ? deviceCompute : 1;
   /* flops over time: 4 + 1 flops in 4 / sigmoid + 1 / mul time units */
-  addUnlessFitted(d, "silu+*",
-                  mul > 0 ? 5 / (4 / sigmoid + 1 / mul) : 5.0 / 4 * sigmoid);
+  addUnlessFitted(d, "silu", 5 / (4 / sigmoid + 1 / mul));
 }
 
 void lpFitEfficiencies(const LpShapeSet *set, LpDeviceNumbers *d) {

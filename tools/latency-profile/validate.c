@@ -149,7 +149,8 @@ static bool readPrediction(Validation *v, const char *annotated,
   LatGraph graph;
   bool ok = !mlirOperationIsNull(func);
   if (!ok)
-    snprintf(err, size, "no function%s%s with a body", v->o->entry ? " " : "",
+    snprintf(err, size, "no function%s%s with a body",
+             v->o->entry && *v->o->entry ? " " : "",
              v->o->entry ? v->o->entry : "");
   ok = ok &&
        lpDetectKernels(func, v->session.rules,
