@@ -3,7 +3,9 @@
  * latency = max(flops / (peak[dtype] * compute_efficiency * scale),
  *               bytes / (mem_bw * memory_efficiency * scale)) + launch_us,
  * scale being the efficiency slopes' factor at the kernel's shape (1 unless
- * device.csv has them, costmodel/efficiency_slopes.c), where
+ * device.csv has them, costmodel/efficiency_slopes.c) on the side where
+ * the kernel has an efficiency of its own (both when it has neither; 1 on
+ * the other side, which is the device's), where
  * launch_us.<kernel>, compute_efficiency.<kernel> and
  * memory_efficiency.<kernel> (the table kernel, e.g. launch_us.attention)
  * override the device-wide values when device.csv has them, and

@@ -7,8 +7,9 @@
 
 /// Where a roofline answer's efficiencies come from: device.csv's
 /// compute_efficiency and memory_efficiency of `kernel` (its table's kernel,
-/// or the family of a type without one: conv2d+*; NULL: device-wide), each
-/// multiplied by `scale` (cmEfficiencyScale; 1 for none).
+/// or the family of a type without one: conv2d+*; NULL: device-wide), the
+/// one `kernel` has of its own (both if neither) multiplied by `scale`
+/// (cmEfficiencyScale; 1 for none).
 typedef struct {
   const char *kernel;
   double scale;

@@ -193,6 +193,15 @@ TEST(transcendentals_take_the_sigmoid_probe_unless_measured) {
              1e-9);
   lpFitEfficiencies(&plain, &d); /* a plain sigmoid measured: its own */
   CHECK_NEAR(fitted(&d, "compute_efficiency.sigmoid+*"), 0.8, 1e-9);
+  /* measured memory-bound: the family takes that side, not the probe */
+  LpDeviceNumbers slowMemory = device();
+  slowMemory.memBw = 1e3;
+  slowMemory.sigmoidEfficiency = 1.5;
+  lpFitEfficiencies(&plain, &slowMemory);
+  double memory = fitted(&slowMemory, "memory_efficiency.sigmoid");
+  CHECK(memory > 0);
+  CHECK_NEAR(fitted(&slowMemory, "memory_efficiency.sigmoid+*"), memory, 1e-9);
+  CHECK(isnan(fitted(&slowMemory, "compute_efficiency.sigmoid+*")));
   LpDeviceNumbers noProbe = device();
   lpFitEfficiencies(&one, &noProbe);
   CHECK(isnan(fitted(&noProbe, "compute_efficiency.exp+*")));

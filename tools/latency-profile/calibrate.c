@@ -206,17 +206,21 @@ static void fitScopeMedian(const LpShapeSet *set, LpDeviceNumbers *d,
 /* compute_efficiency.<anchor>+* = `efficiency`, unless the models
  * measured the anchor: a fused type of it fitted the family (on either
  * side), or the plain type its own efficiency, which the family then
- * takes (a fused type no model has reads the family, not the plain
- * type's key). Returns the family's compute efficiency, NAN when it has
- * none. */
+ * takes on the same side (a fused type no model has reads the family, not
+ * the plain type's key). Returns the family's compute efficiency, NAN
+ * when it has none. */
 static double addUnlessFitted(LpDeviceNumbers *d, const char *anchor,
                               double efficiency) {
   char family[CM_KERNEL_FAMILY_SIZE];
   snprintf(family, sizeof family, "%s+*", anchor);
   if (!isnan(lpDeviceFitted(d, "memory_efficiency", family)) ||
-      !isnan(lpDeviceFitted(d, "compute_efficiency", family)) ||
-      !isnan(lpDeviceFitted(d, "memory_efficiency", anchor)))
+      !isnan(lpDeviceFitted(d, "compute_efficiency", family)))
     return lpDeviceFitted(d, "compute_efficiency", family);
+  double ownMemory = lpDeviceFitted(d, "memory_efficiency", anchor);
+  if (!isnan(ownMemory)) { /* measured memory-bound: the family too */
+    add(d, "memory_efficiency", family, ownMemory);
+    return NAN;
+  }
   double own = lpDeviceFitted(d, "compute_efficiency", anchor);
   add(d, "compute_efficiency", family, isnan(own) ? efficiency : own);
   return lpDeviceFitted(d, "compute_efficiency", family);

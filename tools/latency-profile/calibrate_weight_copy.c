@@ -78,8 +78,14 @@ static double slopeScale(const LpDeviceNumbers *d, const LpShape *s) {
 static double plainRooflineUs(const LpDeviceNumbers *d, const LpShape *s) {
   double peak = lpDevicePeak(d, lpShapeField(s, "dtype"));
   double scale = slopeScale(d, s);
-  double ce = fittedNumber(d, "compute_efficiency", s->type, 1) * scale;
-  double me = fittedNumber(d, "memory_efficiency", s->type, 1) * scale;
+  /* as costmodel/roofline.c: the slopes scale the side the type's own
+     efficiency is on, both when it has neither */
+  bool ownCompute = !isnan(lpDeviceFitted(d, "compute_efficiency", s->type));
+  bool ownMemory = !isnan(lpDeviceFitted(d, "memory_efficiency", s->type));
+  double ce = fittedNumber(d, "compute_efficiency", s->type, 1) *
+              (ownCompute || !ownMemory ? scale : 1);
+  double me = fittedNumber(d, "memory_efficiency", s->type, 1) *
+              (ownMemory || !ownCompute ? scale : 1);
   double tc = peak > 0 && s->flops > 0 ? s->flops / (peak * ce) : 0;
   double tm = d->memBw > 0 && s->bytes > 0 ? s->bytes / (d->memBw * me) : 0;
   tm = fmax(tm, lpColumnWalkUs(d, s) * 1e-6);
