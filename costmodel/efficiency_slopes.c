@@ -26,6 +26,14 @@ double cmClampedLawFactor(double x, double slope, double lo, double hi) {
   return pow(clamped / sqrt(lo * hi), slope);
 }
 
+void cmScaleOwnEfficiencies(bool ownCompute, bool ownMemory, double scale,
+                            double *compute, double *memory) {
+  if (ownCompute || !ownMemory)
+    *compute *= scale;
+  if (ownMemory || !ownCompute)
+    *memory *= scale;
+}
+
 static double factorFor(CmProfile profile, const char *kernel, const char *name,
                         double x) {
   char key[256]; /* latency-profile writes keys of up to 223 characters */

@@ -160,10 +160,20 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
   out->bytes = bytes;
   double peak = cmRooflinePeak(profile, dtype);
   double bandwidth = cmProfileGetDeviceNumber(profile, "mem_bw", NAN);
-  double computeEff = cmRooflineDeviceNumber(profile, "compute_efficiency",
-                                             efficiency.kernel, dtype, 1);
-  double memoryEff = cmRooflineDeviceNumber(profile, "memory_efficiency",
-                                            efficiency.kernel, dtype, 1);
+  /* the kernel's own efficiencies, else the device's (cmRooflineDeviceNumber,
+     kept apart: the slopes below ask which side is its own) */
+  double ownCompute = cmRooflineKernelNumber(profile, "compute_efficiency",
+                                             efficiency.kernel, dtype);
+  double ownMemory = cmRooflineKernelNumber(profile, "memory_efficiency",
+                                            efficiency.kernel, dtype);
+  double computeEff =
+      isnan(ownCompute)
+          ? cmProfileGetDeviceNumber(profile, "compute_efficiency", 1)
+          : ownCompute;
+  double memoryEff =
+      isnan(ownMemory)
+          ? cmProfileGetDeviceNumber(profile, "memory_efficiency", 1)
+          : ownMemory;
   double efficiencyScale = efficiency.scale;
   double channelsLast =
       channelsLastEfficiency(profile, out->kernel, dtype, value, context);
@@ -175,18 +185,11 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                         channelsLast, "device.csv channels_last_efficiency");
   }
   if (efficiencyScale != 1) {
-    /* the slopes were fitted on the side the kernel's own efficiency is
-       on: the other side is the device's, which they do not describe (a
-       relu's compute slope, fitted on small channels-first planes, made
-       a wide one's memory side seven times too slow) */
-    bool ownCompute = !isnan(cmRooflineKernelNumber(
-        profile, "compute_efficiency", efficiency.kernel, dtype));
-    bool ownMemory = !isnan(cmRooflineKernelNumber(profile, "memory_efficiency",
-                                                   efficiency.kernel, dtype));
-    if (ownCompute || !ownMemory)
-      computeEff *= efficiencyScale;
-    if (ownMemory || !ownCompute)
-      memoryEff *= efficiencyScale;
+    /* only on the side the slope was fitted on (a relu's compute slope,
+       fitted on small channels-first planes, made a wide one's memory side
+       seven times too slow) */
+    cmScaleOwnEfficiencies(!isnan(ownCompute), !isnan(ownMemory),
+                           efficiencyScale, &computeEff, &memoryEff);
     cmEstimateAddReason(out, "roofline: efficiency x%.3g at this shape (%s)",
                         efficiencyScale, "device.csv efficiency_slope");
   }

@@ -49,12 +49,11 @@ double lpWeightBytes(const LpShape *s) {
   return bytes > 0 ? bytes : 0; /* NaN too */
 }
 
-/* The fitted `key.<type>`, else `key`, else `fallback`: the order in which
- * the cost model looks them up. */
-static double fittedNumber(const LpDeviceNumbers *d, const char *key,
-                           const char *type, double fallback) {
-  double v = lpDeviceFitted(d, key, type);
-  v = isnan(v) ? lpDeviceFitted(d, key, NULL) : v;
+/* `own` (the fitted `key.<type>`), else the fitted `key`, else
+ * `fallback`: the order in which the cost model looks them up. */
+static double ownOrDeviceWide(const LpDeviceNumbers *d, const char *key,
+                              double own, double fallback) {
+  double v = isnan(own) ? lpDeviceFitted(d, key, NULL) : own;
   return isnan(v) ? fallback : v;
 }
 
@@ -78,14 +77,12 @@ static double slopeScale(const LpDeviceNumbers *d, const LpShape *s) {
 static double plainRooflineUs(const LpDeviceNumbers *d, const LpShape *s) {
   double peak = lpDevicePeak(d, lpShapeField(s, "dtype"));
   double scale = slopeScale(d, s);
-  /* as costmodel/roofline.c: the slopes scale the side the type's own
-     efficiency is on, both when it has neither */
-  bool ownCompute = !isnan(lpDeviceFitted(d, "compute_efficiency", s->type));
-  bool ownMemory = !isnan(lpDeviceFitted(d, "memory_efficiency", s->type));
-  double ce = fittedNumber(d, "compute_efficiency", s->type, 1) *
-              (ownCompute || !ownMemory ? scale : 1);
-  double me = fittedNumber(d, "memory_efficiency", s->type, 1) *
-              (ownMemory || !ownCompute ? scale : 1);
+  double ownCompute = lpDeviceFitted(d, "compute_efficiency", s->type);
+  double ownMemory = lpDeviceFitted(d, "memory_efficiency", s->type);
+  double ce = ownOrDeviceWide(d, "compute_efficiency", ownCompute, 1);
+  double me = ownOrDeviceWide(d, "memory_efficiency", ownMemory, 1);
+  cmScaleOwnEfficiencies(!isnan(ownCompute), !isnan(ownMemory), scale, &ce,
+                         &me);
   double tc = peak > 0 && s->flops > 0 ? s->flops / (peak * ce) : 0;
   double tm = d->memBw > 0 && s->bytes > 0 ? s->bytes / (d->memBw * me) : 0;
   tm = fmax(tm, lpColumnWalkUs(d, s) * 1e-6);

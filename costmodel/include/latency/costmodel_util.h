@@ -130,6 +130,15 @@ bool cmKernelFamily(const char *kernel, char *out, size_t size);
 /// them, applies them too.
 double cmClampedLawFactor(double x, double slope, double lo, double hi);
 
+/// Multiplies the efficiencies a roofline uses by an efficiency slope's
+/// factor `scale` on the side a kernel has an efficiency of its own
+/// (`ownCompute`, `ownMemory`: the side its slope was fitted on), on both
+/// when it has neither; the other side is the device's, which the slope
+/// does not describe. How the cost model applies device.csv's slopes and
+/// how latency-profile's weight-copy fit replays it.
+void cmScaleOwnEfficiencies(bool ownCompute, bool ownMemory, double scale,
+                            double *compute, double *memory);
+
 /*--- Errors, numbers, text ---*/
 
 /// Formats a message into `err` (NULL is allowed) and returns `status`.
