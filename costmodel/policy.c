@@ -59,6 +59,8 @@ static bool parseTransformName(const char *name, CmTransform *out) {
     *out = CM_TRANSFORM_LOG;
   else if (!strcmp(name, "sqrt"))
     *out = CM_TRANSFORM_SQRT;
+  else if (!strcmp(name, "square"))
+    *out = CM_TRANSFORM_SQUARE;
   else if (!strcmp(name, "none") || !strcmp(name, "linear"))
     *out = CM_TRANSFORM_NONE;
   else
@@ -151,8 +153,8 @@ static CmStatus parseTransforms(CmPolicy *policy, const char *text,
     }
     if (!colon || axis < 0 || !parseTransformName(colon + 1, &transform))
       status = cmErrorSet(err, CM_ERR_FORMAT,
-                          "%s:%zu: transform '%s' is not axis:log, axis:sqrt "
-                          "or axis:none over an axis of the policy",
+                          "%s:%zu: transform '%s' is not axis:log, axis:sqrt, "
+                          "axis:square or axis:none over an axis of the policy",
                           name, line, words[i]);
     else
       policy->transforms[axis] = transform;
@@ -284,6 +286,8 @@ double cmTransformApply(CmTransform transform, double x) {
     return x > 0 ? log(x) : NAN;
   case CM_TRANSFORM_SQRT:
     return x >= 0 ? sqrt(x) : NAN;
+  case CM_TRANSFORM_SQUARE: /* increasing only from 0 on */
+    return x >= 0 ? x * x : NAN;
   case CM_TRANSFORM_NONE:
     break;
   }

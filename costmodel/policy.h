@@ -13,9 +13,11 @@
 #include "latency/costmodel_util.h"
 
 typedef enum {
-  CM_TRANSFORM_NONE, /* raw axis values   */
-  CM_TRANSFORM_LOG,  /* natural logarithm */
-  CM_TRANSFORM_SQRT  /* square root       */
+  CM_TRANSFORM_NONE,  /* raw axis values   */
+  CM_TRANSFORM_LOG,   /* natural logarithm */
+  CM_TRANSFORM_SQRT,  /* square root       */
+  CM_TRANSFORM_SQUARE /* its square: attention's sequence, whose work grows
+                         with it squared (latency-profile writes it) */
 } CmTransform;
 
 typedef struct {

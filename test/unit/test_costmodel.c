@@ -1210,6 +1210,24 @@ TEST(policy_transform_applies_to_candidates_and_target) {
   cmProfileDestroy(p);
 }
 
+TEST(square_transform_interpolates_quadratic_work_exactly) {
+  /* attention's time grows with seq squared: over seq^2 the chord between
+   * 4 and 16 meets 10 = 100 us exactly, where raw seq gives 116 */
+  static const char policy[] = "kernel,axes,regime,transform\n"
+                               "attn,seq,dtype,seq:square\n";
+  static const char table[] = "kernel,dtype,seq,latency_us\n"
+                              "attn,f32,4,16\n"
+                              "attn,f32,16,256\n";
+  CmProfile p = profileWith("square", policy, table);
+  CmField fields[] = {{"dtype", "f32"}, {"seq", "10"}};
+  CmQuery q = {"attn", fields, 2, -1, -1};
+  CmEstimate e;
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  CHECK(e.source == CM_SOURCE_INTERPOLATED);
+  CHECK_NEAR(e.latencyUs, 100.0, 1e-12);
+  cmProfileDestroy(p);
+}
+
 TEST(confidence_never_changes_the_answer) {
   /* Two profiles whose tables differ only in rows far from the query: the
    * confidence may differ, the chosen tier and value may not. */
@@ -1330,6 +1348,7 @@ int main(int argc, char **argv) {
                    T(collinear_points_are_degenerate_not_fatal),
                    T(duplicates_are_averaged_and_bad_latencies_dropped),
                    T(policy_transform_applies_to_candidates_and_target),
+                   T(square_transform_interpolates_quadratic_work_exactly),
                    T(confidence_never_changes_the_answer),
                    T(tables_loaded_by_kernel_answer_as_a_full_load),
                    T(concurrent_queries_give_identical_answers));

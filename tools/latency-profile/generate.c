@@ -6,13 +6,15 @@
  * +add, +relu in that order; matmul with any of +add (a bias), +relu, its
  * weight an argument [k, n] or, when the shape says `weight_transposed=1`,
  * [n, k] transposed by a linalg.transpose on every call; and the
- * elementwise relu, add and mul over `elements`. Weights and parameters
+ * elementwise relu, add and mul over `elements`; and plain attention
+ * (generate_attention.c). Weights and parameters
  * are arguments, so nothing folds. The text is generated; the pass's
  * detection decides what it is (generated rows are keyed by what it finds,
  * shapes.c).
  *
  *===----------------------------------------------------------------------===*/
 #include "generate.h"
+#include "generate_attention.h"
 #include "text.h"
 
 #include <math.h>
@@ -64,7 +66,8 @@ static bool isFloatType(const char *dtype) {
 
 bool lpCanGenerate(const LpShape *shape) {
   Family f;
-  return parseFamily(shape->type, &f) && f.anchor != 3 &&
+  return (lpIsPlainAttention(shape) ||
+          (parseFamily(shape->type, &f) && f.anchor != 3)) &&
          isFloatType(lpShapeField(shape, "dtype"));
 }
 
@@ -313,9 +316,11 @@ bool lpGenerateKernel(const LpShape *shape, const char *axis, double value,
                       char *out, size_t size) {
   Family f;
   const char *T = lpShapeField(shape, "dtype");
+  LpText t = {out, size, 0};
+  if (lpIsPlainAttention(shape) && isFloatType(T))
+    return lpGenerateAttention(&t, shape, axis, value, T) && lpTextFits(&t);
   if (!parseFamily(shape->type, &f) || !isFloatType(T))
     return false;
-  LpText t = {out, size, 0};
   bool ok = f.anchor <= 1   ? convolution(&t, &f, shape, axis, value, T)
             : f.anchor == 2 ? matmul(&t, &f, shape, axis, value, T)
                             : pointwise(&t, &f, shape, axis, value, T);

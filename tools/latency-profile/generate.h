@@ -17,7 +17,8 @@
 #include <stddef.h>
 
 /// Returns true when the sweep should generate kernels of `shape`'s type
-/// and element type: convolutions and matmuls. Elementwise kernels are
+/// and element type: convolutions, matmuls and plain attention (K and V
+/// with the query's heads, generate_attention.h). Elementwise kernels are
 /// described by their element count alone, and their time depends on the
 /// shape the exporter gave them (a [1, 144, 4, 4] ReLU costs 20 times a
 /// 1-D one of the same size through `loops`): generated 1-D ones would only

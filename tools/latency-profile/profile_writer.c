@@ -117,6 +117,11 @@ static size_t writeTable(const char *dir, const LpShapeSet *set, size_t first,
         fprintf(policy, "%s%s", words++ ? " " : "", head->names[i]);
     fputc(',', policy);
   }
+  /* attention's time grows with its sequence squared: interpolated along
+     seq (raw units, the 1D rule) a chord between log-spaced points 4x
+     apart overshoots the middle by half */
+  if (!strcmp(head->type, "attention") && lpShapeField(head, "seq"))
+    fputs("seq:square", policy);
   fputc('\n', policy);
   return rows;
 }

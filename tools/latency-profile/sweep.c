@@ -14,7 +14,9 @@
  *take more than an eighth of the time left is not measured (LLaMA's 4096 x
  * 11008 GEMMs run 7 s a call through `loops`).
  * Its cost is the base shape's time scaled by the moved axis: kernel time
- * grows about linearly along one axis.
+ * grows about linearly along one axis (attention's as the square of its
+ * sequence, which the sweep takes up to 1024 tokens whatever the models
+ * showed).
  *
  *===----------------------------------------------------------------------===*/
 #include "sweep.h"
@@ -30,6 +32,7 @@
 #include <string.h>
 
 enum { kSeedValues = 5, kMaxTables = 128, kTextSize = 16384 };
+enum { kAttentionSeqHi = 1024 }; /* the longest sequence the sweep seeds */
 
 typedef struct {
   int base;      /* shape the candidate moves one axis of */
@@ -43,6 +46,17 @@ typedef struct {
   Candidate *items;
   size_t count, capacity;
 } Candidates;
+
+/* True for attention's sequence length: its work grows with its square. */
+static bool isAttentionSeq(const LpShape *s, const char *axis) {
+  return !strcmp(s->type, "attention") && !strcmp(axis, "seq");
+}
+
+/* How a kernel's time grows along `axis`: linearly, but for attention's
+ * sequence (two matmuls of seq x seq). */
+static double costExponent(const LpShape *s, const char *axis) {
+  return isAttentionSeq(s, axis) ? 2 : 1;
+}
 
 static double axisValue(const LpShape *s, const char *axis) {
   const char *v = lpShapeField(s, axis);
@@ -66,8 +80,9 @@ static void push(Candidates *c, const LpShapeSet *set, int base, int order,
   x->value = value;
   const LpShape *s = &set->items[base];
   double from = axisValue(s, axis); /* NaN when absent */
-  x->costUs =
-      from > 0 && value > 0 ? s->result.us * value / from : s->result.us;
+  x->costUs = from > 0 && value > 0
+                  ? s->result.us * pow(value / from, costExponent(s, axis))
+                  : s->result.us;
 }
 
 /* A value an axis can take: hw a perfect square, anything else >= 1. */
@@ -97,6 +112,11 @@ static bool axisRange(const LpShapeSet *set, const LpShape *s, const char *axis,
   bool single = *lo == *hi;
   *lo = !strcmp(axis, "hw") || *lo < 4 ? 1 : *lo / 4;
   *hi *= 2;
+  /* exported transformers come at a few tokens (the bundled BERTs: 5 and
+     12), the ones users bring at hundreds, where a multiply-add costs
+     several times more (generate_attention.c) */
+  if (isAttentionSeq(s, axis) && *hi < kAttentionSeqHi)
+    *hi = kAttentionSeqHi;
   return single;
 }
 
