@@ -8,6 +8,7 @@
 #include "query.h"
 
 #include "answer.h"
+#include "work.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -58,4 +59,13 @@ bool cmQueryRegimeKey(const CmQuery *query, const CmPolicy *policy, char *key,
       return false;
   }
   return true;
+}
+
+void cmQueryWork(const CmQuery *query, double *flops, double *bytes) {
+  *flops = query->flops >= 0 ? query->flops : -1;
+  *bytes = query->bytes >= 0 ? query->bytes : -1;
+  if (query->kernel)
+    cmBuiltinWork(query->kernel, cmQueryFieldValue, query,
+                  cmQueryDtype(query, NULL),
+                  cmQueryFindField(query, "kv_dtype"), flops, bytes);
 }

@@ -61,7 +61,7 @@ static LatTableMiss missOf(const CmEstimate *est) {
  * (causal prefill, decode, cross: costmodel/work.c), not by the ops the
  * graph spells them with (a full, masked s x s score matrix): one formula,
  * so the pass and latency-query cost the same attention the same way. */
-static bool usesBuiltinWork(const char *type) {
+bool latKernelUsesBuiltinWork(const char *type) {
   return !strncmp(type, "attention", 9) ||
          !strncmp(type, "cross_attention", 15);
 }
@@ -87,7 +87,7 @@ static double warmScratchUs(CmProfile profile, const LatKernel *k,
 
 bool latKernelEstimate(CmProfile profile, const CmOptions *options,
                        LatKernel *k) {
-  bool builtin = usesBuiltinWork(k->type);
+  bool builtin = latKernelUsesBuiltinWork(k->type);
   /* the kernel's fields, and its scratch buffers for the roofline (no
      table keys on them: a kernel's measured time includes them) */
   CmField fields[LAT_MAX_FIELDS + 1];

@@ -9,6 +9,11 @@
 
 #include "graph.h"
 
+/// True when kernels of `type` are priced with the cost model's built-in
+/// work (cmQueryWork: attention's is the causal prefill's, half what its
+/// ops count), not the flops and bytes their ops add up to.
+bool latKernelUsesBuiltinWork(const char *type);
+
 /// Clears `k`'s estimate: unknown, no time.
 void latKernelSetUnknown(LatKernel *k);
 

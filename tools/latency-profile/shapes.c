@@ -11,6 +11,7 @@
 
 #include "cutout.h"
 #include "detect.h"
+#include "estimate.h"
 #include "files.h"
 #include "pipelines.h"
 
@@ -44,6 +45,13 @@ static void describeShape(const LatKernel *k, LpShape *shape) {
   snprintf(shape->loc, sizeof shape->loc, "%s", k->loc);
   shape->flops = k->flops;
   shape->bytes = k->bytes;
+  if (latKernelUsesBuiltinWork(k->type)) {
+    /* the work the pass will price it with, so that the efficiency fitted
+       here divides the same work (attention's ops count two full matmuls,
+       the cost model a causal prefill's half) */
+    CmQuery query = {k->type, k->fields, (size_t)k->numFields, -1, -1};
+    cmQueryWork(&query, &shape->flops, &shape->bytes);
+  }
   shape->scratchBytes = k->scratchBytes;
   size_t used = (size_t)snprintf(shape->key, sizeof shape->key, "%s", k->type);
   for (int i = 0; i < k->numFields && i < LAT_MAX_FIELDS; i++) {

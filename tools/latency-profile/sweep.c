@@ -13,10 +13,11 @@
  *early still covers every table and every axis; a point whose call alone would
  *take more than an eighth of the time left is not measured (LLaMA's 4096 x
  * 11008 GEMMs run 7 s a call through `loops`).
+ * Attention's sequence is seeded before any other seed, up to 1024 tokens
+ * whatever the models showed (exports come at a few tokens).
  * Its cost is the base shape's time scaled by the moved axis: kernel time
  * grows about linearly along one axis (attention's as the square of its
- * sequence, which the sweep takes up to 1024 tokens whatever the models
- * showed).
+ * sequence).
  *
  *===----------------------------------------------------------------------===*/
 #include "sweep.h"
@@ -154,11 +155,14 @@ static void seed(const LpShapeSet *set, Candidates *c) {
          copy's rate grows with the weight (calibrate_weight_copy.c) */
       bool grow = (!strcmp(s->names[f], "n") || !strcmp(s->names[f], "k")) &&
                   largestTransposed(set, i);
+      /* attention's sequence before any seed too: the models showed only
+         a few tokens, and nothing else tells longer ones */
+      bool first = isAttentionSeq(s, s->names[f]);
       for (int j = 0; j < kSeedValues; j++) {
         double v =
             snap(s->names[f], lo * pow(hi / lo, (double)j / (kSeedValues - 1)));
         if (v != own)
-          push(c, set, (int)i, grow && j == kSeedValues - 1 ? -1 : j,
+          push(c, set, (int)i, first || (grow && j == kSeedValues - 1) ? -1 : j,
                s->names[f], v);
       }
     }

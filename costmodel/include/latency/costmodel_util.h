@@ -120,6 +120,15 @@ enum { CM_KERNEL_FAMILY_SIZE = 128 }; /* a family's name, "+*" included */
 /// false, with `out` empty, when it does not fit in `size` bytes.
 bool cmKernelFamily(const char *kernel, char *out, size_t size);
 
+/*--- Work ---*/
+
+/// Fills `*flops` and `*bytes` with the work the roofline prices `query`
+/// with: the query's own where it gives them (>= 0), else the built-in
+/// formula of its kernel over its fields (matmul 2 m n k; attention, the
+/// causal prefill's 2 b s^2 h d; ...), else -1. latency-profile fits its
+/// efficiencies over the same work the cost model will divide by.
+void cmQueryWork(const CmQuery *query, double *flops, double *bytes);
+
 /*--- Fitted laws ---*/
 
 /// A law fitted over x in [`lo`, `hi`] with its values at the centre
