@@ -495,9 +495,26 @@ static double loopProduct(MlirOperation generic) {
   return product;
 }
 
+/* A named pool's window elements (kh x kw): linalg's off its shape-only
+ * operand, TOSA's off `kernel`; 0 for other ops and unknown windows. */
+static double poolWindow(MlirOperation op) {
+  bool linalg = latOpHasPrefix(op, "linalg.pooling_");
+  bool tosa = latOpIs(op, "tosa.max_pool2d") || latOpIs(op, "tosa.avg_pool2d");
+  LatShape w = linalg && mlirOperationGetNumOperands(op) > 1
+                   ? latShapeOf(latOperand(op, 1))
+                   : (LatShape){0};
+  double window = tosa ? (double)latI64ArrayAttr(op, "kernel", 0, 0) *
+                             (double)latI64ArrayAttr(op, "kernel", 1, 0)
+                  : w.dynamic ? 0
+                              : w.elements;
+  return window > 0 ? window : 0;
+}
+
 /* The work of one op: matmul 2mnk(batch), conv 2 x output x weight elements
  * per output channel (a transposed conv: x input elements per input
- * channel), others their per-element flops x output elements. */
+ * channel), pools and reductions their per-element flops x the elements
+ * they read (output x window, the reduced input, a generic's loop
+ * iterations), others their per-element flops x output elements. */
 static double opFlops(const LatNode *n) {
   MlirOperation op = n->op;
   if (mlirOperationGetNumResults(op) == 0)
@@ -533,6 +550,20 @@ static double opFlops(const LatNode *n) {
     if (strstr(name, "hwcm") && out.rank == 5)
       cout *= (double)out.dims[3];
     return cout > 0 ? 2 * out.elements * w.elements / cout : 0;
+  }
+  if (n->cls.id == LAT_CLASS_POOL || n->cls.id == LAT_CLASS_REDUCE) {
+    /* a step per element read, not per element written: a 3 x 3 max pool
+       compares nine taps an output, a mean over a plane adds all of it
+       (per output they were priced at nothing, or one step: nelli
+       SqueezeNet's max pools came out ten times too fast) */
+    double iterations = latOpIs(op, "linalg.generic") ? loopProduct(op) : 0;
+    if (iterations > 0)
+      return n->cls.flopsPerElement * iterations;
+    double window = poolWindow(op);
+    if (window > 0)
+      return fmax(n->cls.flopsPerElement, 1) * out.elements * window;
+    if (n->cls.id == LAT_CLASS_REDUCE && mlirOperationGetNumOperands(op) > 0)
+      return n->cls.flopsPerElement * latShapeOf(latOperand(op, 0)).elements;
   }
   return n->cls.flopsPerElement * out.elements;
 }
@@ -608,20 +639,10 @@ static double largestTensor(const LatGraph *g, const LatKernel *k) {
  * window off their shape-only operand, TOSA's off `kernel`; a generic that
  * reads windows, or a window of unknown size, adds nothing. */
 static void addPoolWindow(LatKernel *k, MlirOperation op) {
-  char name[96];
-  latOpName(op, name, sizeof name);
-  bool linalg = !strncmp(name, "linalg.pooling_", 15);
-  bool tosa =
-      !strcmp(name, "tosa.max_pool2d") || !strcmp(name, "tosa.avg_pool2d");
-  LatShape w = linalg && mlirOperationGetNumOperands(op) > 1
-                   ? latShapeOf(latOperand(op, 1))
-                   : (LatShape){0};
-  double window = tosa ? (double)latI64ArrayAttr(op, "kernel", 0, 0) *
-                             (double)latI64ArrayAttr(op, "kernel", 1, 0)
-                  : w.dynamic ? 0
-                              : w.elements;
+  double window = poolWindow(op);
   if (!(window > 0))
     return;
+  bool linalg = latOpHasPrefix(op, "linalg.pooling_");
   int64_t stride = latI64ArrayAttr(op, linalg ? "strides" : "stride", 0, 1);
   addField(k, "window", window);
   addField(k, "stride", (double)stride);
