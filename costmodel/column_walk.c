@@ -125,6 +125,15 @@ void cmWalkGridKey(char *out, size_t size, const char *dtype, int setsIndex,
  * (<= 0 or NAN: not measured; infinite: a hand-made device.csv). */
 static bool measured(double ns) { return ns > 0 && !isinf(ns); }
 
+bool cmUnrolledReductionVectorizes(double reduction, double row,
+                                   double elementBytes, double vectorBits) {
+  if (!(reduction >= 1) || !(reduction <= CM_UNROLLED_REDUCTION))
+    return false;
+  double lanes =
+      vectorBits > 0 && elementBytes > 0 ? vectorBits / (8 * elementBytes) : 0;
+  return !(lanes > 0) || row >= lanes;
+}
+
 bool cmWalkGridShortestMeasured(CmWalkGridFn at, const void *context) {
   for (int s = 0; at && s < CM_WALK_GRID_SETS; s++)
     if (!measured(at(context, s, 0)))

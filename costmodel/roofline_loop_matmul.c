@@ -33,7 +33,8 @@
  *   (`accumulator_walk_ns`, latency/column_walk.h).
  * - Unrolled reductions. A matmul's or conv's reduction of at most
  *   CM_UNROLLED_REDUCTION multiply-adds per output is unrolled whole and
- *   vectorized along the row: its compute side is its multiply-adds at the
+ *   vectorized along the output row when that row fills a vector register
+ *   (device.csv `vector_bits`): its compute side is its multiply-adds at the
  *   grid's shortest column, whatever the efficiency says, and it walks no
  *   column.
  *
@@ -111,6 +112,7 @@ static double weightCopyUs(CmProfile profile, const char *kernel,
  * column (a conv's window, 1 otherwise). */
 typedef struct {
   double batch, m, n, k, row, steps, taps;
+  double outRow; /* output elements along the vectorized loop: n, ow */
 } LoopProduct;
 
 static double orOne(double v) { return isnan(v) ? 1 : v; }
@@ -130,7 +132,8 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
                            value(context, "k"),
                            n,
                            1,
-                           1};
+                           1,
+                           n};
     return 1;
   }
   /* A channels-first conv (linalg's nchw: loops n, f, oh, ow, c, kh, kw)
@@ -155,7 +158,8 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
                            value(context, "cin"),
                            side * side,
                            kh,
-                           value(context, "window")};
+                           value(context, "window"),
+                           sqrt(hw)};
     return 1;
   }
   if (!cmKernelIs(kernel, "attention") &&
@@ -167,8 +171,8 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
   len = isnan(len) ? seq : len;
   double d = value(context, "head_dim");
   double heads = batchOf(value, context) * value(context, "heads");
-  out[0] = (LoopProduct){heads, seq, len, d, len, 1, 1};
-  out[1] = (LoopProduct){heads, seq, d, len, d, 1, 1};
+  out[0] = (LoopProduct){heads, seq, len, d, len, 1, 1, len};
+  out[1] = (LoopProduct){heads, seq, d, len, d, 1, 1, d};
   return 2;
 }
 
@@ -298,7 +302,9 @@ static double unrolledUs(CmProfile profile, const char *dtype,
                          const CmCacheGeometry *g, const LoopProduct *product,
                          double *ns) {
   *ns = 0;
-  if (!(product->k * product->taps <= CM_UNROLLED_REDUCTION))
+  if (!cmUnrolledReductionVectorizes(
+          product->k * product->taps, product->outRow, cmDtypeGetSize(dtype),
+          cmProfileGetDeviceNumber(profile, "vector_bits", 0)))
     return 0;
   /* the grid's whole shortest column, as latency-profile's calibration asks
      before it leaves such a shape out of the efficiencies

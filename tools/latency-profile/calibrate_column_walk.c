@@ -91,15 +91,21 @@ static double accumulatorPoint(const void *context, int index) {
 bool lpUnrolledReduction(const LpDeviceNumbers *d, const LpShape *s) {
   /* the grid's whole shortest column, as the cost model asks */
   bool grid = cmWalkGridShortestMeasured(gridPoint, d);
-  double reduction = NAN;
-  if (isMatmul(s->type))
+  double reduction = NAN, row = NAN;
+  if (isMatmul(s->type)) {
     reduction = lpShapeNumber(s, "k");
-  else if (typeIs(s->type, "conv2d") &&
-           lpShapeNumber(s, "channels_last") == 0 &&
-           lpShapeNumber(s, "stride") >= 1 && lpShapeNumber(s, "window") >= 1)
+    row = lpShapeNumber(s, "n");
+  } else if (typeIs(s->type, "conv2d") &&
+             lpShapeNumber(s, "channels_last") == 0 &&
+             lpShapeNumber(s, "stride") >= 1 &&
+             lpShapeNumber(s, "window") >= 1) {
     reduction = lpShapeNumber(s, "cin") * lpShapeNumber(s, "window");
-  return grid && ofProbedDtype(s) && reduction >= 1 &&
-         reduction <= CM_UNROLLED_REDUCTION;
+    row = sqrt(lpShapeNumber(s, "hw")); /* the output's width */
+  }
+  const char *dtype = lpShapeField(s, "dtype");
+  return grid && ofProbedDtype(s) && dtype &&
+         cmUnrolledReductionVectorizes(reduction, row, cmDtypeGetSize(dtype),
+                                       d->vectorBits);
 }
 
 bool lpAliasesAccumulator(const LpDeviceNumbers *d, const LpShape *s) {

@@ -198,6 +198,7 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   out->coldNsPerByte = out->coldMatmulNsPerByte = -1; /* not measured */
   out->coldTransposeNsPerByte = -1;
   lpHostCachesGet(&out->caches);
+  out->vectorBits = lpHostVectorBits();
   /* f32 and the two half types exported models use, whether or not the
    * profiled models have them: a model in f16 that the profile never saw
    * would otherwise be costed at f32's peak, several times what `loops`

@@ -231,6 +231,8 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
             "l1d_bytes,%.0f\nl1d_ways,%.0f\nl2_bytes,%.0f\nl2_ways,%.0f\n"
             "cache_line_bytes,%.0f\n",
             c->l1Bytes, c->l1Ways, c->l2Bytes, c->l2Ways, c->lineBytes);
+  if (d->vectorBits > 0)
+    fprintf(out, "vector_bits,%.0f\n", d->vectorBits);
   char key[160];
   for (int i = 0; i < CM_WALK_GRID_SETS; i++)
     for (int j = 0; j < CM_WALK_GRID_KS; j++)

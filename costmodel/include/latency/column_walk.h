@@ -108,6 +108,18 @@ bool cmWalkGridShortestMeasured(CmWalkGridFn at, const void *context);
 /// it out of the efficiencies.
 enum { CM_UNROLLED_REDUCTION = 27 };
 
+/// True when a reduction of `reduction` multiply-adds per output (k, or
+/// channels x window) is unrolled whole and vectorized along an output row
+/// of `row` elements of `elementBytes` each (a matmul's n, a conv's output
+/// width) on a host whose vector registers are `vectorBits` wide (device.csv
+/// `vector_bits`; 0 when unknown: any row): at most CM_UNROLLED_REDUCTION,
+/// and a row of at least one register's lanes. A shorter row never enters
+/// the vector loop: 1 x 1 convs over 16 channels ran 0.34-0.40 ns a
+/// multiply-add at 8 x 8 and 12 x 12 pixels, 0.04-0.08 at 16 x 16 to 32 x 32
+/// (AVX-512, 16 f32 lanes; docs/profiling.md, "Unrolled reductions").
+bool cmUnrolledReductionVectorizes(double reduction, double row,
+                                   double elementBytes, double vectorBits);
+
 /// The accumulator walk: a depthwise conv lowered to plain loops (linalg's
 /// nchw: loops n, oh, ow, c, kh, kw) loads and stores an output element per
 /// multiply-add, and from one channel to the next that element is an output
