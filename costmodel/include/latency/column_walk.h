@@ -117,6 +117,9 @@ enum { CM_UNROLLED_REDUCTION = 27 };
 /// the vector loop: 1 x 1 convs over 16 channels ran 0.34-0.40 ns a
 /// multiply-add at 8 x 8 and 12 x 12 pixels, 0.04-0.08 at 16 x 16 to 32 x 32
 /// (AVX-512, 16 f32 lanes; docs/profiling.md, "Unrolled reductions").
+/// latency-profile's calibration leaves every reduction this short out of
+/// its efficiency fits, whatever the row (lpUnrolledReduction): the scalar
+/// ones run at a rate of their own, which no efficiency fit should see.
 bool cmUnrolledReductionVectorizes(double reduction, double row,
                                    double elementBytes, double vectorBits);
 
