@@ -45,6 +45,14 @@ bool lpIsPlainAttention(const LpShape *shape) {
          (isnan(kvHeads) || kvHeads == heads) && (isnan(window) || window == 0);
 }
 
+/* -inf in element type `T` as MLIR spells it: a hexadecimal literal of the
+ * type's own width (0xFF800000 is out of range for f16). */
+static const char *negativeInfinity(const char *T) {
+  return !strcmp(T, "f16")    ? "0xFC00"
+         : !strcmp(T, "bf16") ? "0xFF80"
+                              : "0xFF800000";
+}
+
 /* A generic named %`result` whose `body` computes %z from its block
  * arguments `args` (an empty body: it yields %a, a copy). */
 static void scoresGeneric(LpText *t, const char *result, const char *maps,
@@ -89,10 +97,11 @@ bool lpGenerateAttention(LpText *t, const LpShape *s, const char *axis,
             "#row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>\n"
             "func.func @forward(%%q: %s, %%k: %s, %%v: %s) -> %s {\n"
             "  %%zero = arith.constant 0.0 : %s\n"
-            "  %%ninf = arith.constant 0xFF800000 : %s\n"
+            "  %%ninf = arith.constant %s : %s\n"
             "  %%scale = arith.constant %.17e : %s\n"
             "  %%ekt = tensor.empty() : %s\n",
-            qkv, qkv, qkv, qkv, T, T, sqrt((double)d), T, kt);
+            qkv, qkv, qkv, qkv, T, negativeInfinity(T), T, sqrt((double)d), T,
+            kt);
   scoresGeneric(t, "kt", "#id, #tr", parallel4, "%k", qkv, "ekt", kt, one, "",
                 T);
   lpTextPut(

@@ -1,4 +1,4 @@
-/*===- host_caches.c - this host's L1 and L2 data caches, vector width -----===*
+/*===- host_caches.c - this host's data caches and vector width ----------===*
  *
  * From the C library (glibc asks CPUID on x86), not sysfs: the project's
  * VM has no cache directories in sysfs, while CPUID reports its EPYC's

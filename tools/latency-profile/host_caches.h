@@ -1,5 +1,4 @@
-/*===- host_caches.h - this host's L1 and L2 data caches, vector width
- * -----===*/
+/*===- host_caches.h - this host's data caches and vector width ----------===*/
 #ifndef LATENCY_PROFILE_HOST_CACHES_H
 #define LATENCY_PROFILE_HOST_CACHES_H
 
