@@ -1198,37 +1198,36 @@ TEST(duplicates_are_averaged_and_bad_latencies_dropped) {
   cmProfileDestroy(p);
 }
 
-TEST(policy_transform_applies_to_candidates_and_target) {
-  static const char policy[] = "kernel,axes,regime,transform\n"
-                               "attn,seq,dtype,seq:sqrt\n";
-  static const char table[] = "kernel,dtype,seq,latency_us\n"
-                              "attn,bf16,1,10\n"
-                              "attn,bf16,9,30\n";
-  CmProfile p = profileWith("sqrt", policy, table);
-  CmField fields[] = {{"dtype", "bf16"}, {"seq", "4"}};
+/* The answer at `seq` of a bf16 `attn` table whose seq axis has policy
+ * transform `transform` (seq:<transform>), with rows `rows` ("seq,us"). */
+static CmEstimate transformedAnswer(const char *transform, const char *rows,
+                                    const char *seq) {
+  char policy[128], table[256];
+  snprintf(policy, sizeof policy,
+           "kernel,axes,regime,transform\nattn,seq,dtype,seq:%s\n", transform);
+  snprintf(table, sizeof table, "kernel,dtype,seq,latency_us\n%s", rows);
+  CmProfile p = profileWith(transform, policy, table);
+  CmField fields[] = {{"dtype", "bf16"}, {"seq", seq}};
   CmQuery q = {"attn", fields, 2, -1, -1};
   CmEstimate e;
   CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
-  CHECK_NEAR(e.latencyUs, 20.0, 1e-12); /* sqrt 4 = 2 is halfway in 1..3 */
   cmProfileDestroy(p);
+  return e;
+}
+
+TEST(policy_transform_applies_to_candidates_and_target) {
+  CmEstimate e =
+      transformedAnswer("sqrt", "attn,bf16,1,10\nattn,bf16,9,30\n", "4");
+  CHECK_NEAR(e.latencyUs, 20.0, 1e-12); /* sqrt 4 = 2 is halfway in 1..3 */
 }
 
 TEST(square_transform_interpolates_quadratic_work_exactly) {
   /* attention's time grows with seq squared: over seq^2 the chord between
    * 4 and 16 meets 10 = 100 us exactly, where raw seq gives 116 */
-  static const char policy[] = "kernel,axes,regime,transform\n"
-                               "attn,seq,dtype,seq:square\n";
-  static const char table[] = "kernel,dtype,seq,latency_us\n"
-                              "attn,f32,4,16\n"
-                              "attn,f32,16,256\n";
-  CmProfile p = profileWith("square", policy, table);
-  CmField fields[] = {{"dtype", "f32"}, {"seq", "10"}};
-  CmQuery q = {"attn", fields, 2, -1, -1};
-  CmEstimate e;
-  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  CmEstimate e =
+      transformedAnswer("square", "attn,bf16,4,16\nattn,bf16,16,256\n", "10");
   CHECK(e.source == CM_SOURCE_INTERPOLATED);
   CHECK_NEAR(e.latencyUs, 100.0, 1e-12);
-  cmProfileDestroy(p);
 }
 
 TEST(confidence_never_changes_the_answer) {

@@ -71,9 +71,8 @@ bool lpCanGenerate(const LpShape *shape) {
          isFloatType(lpShapeField(shape, "dtype"));
 }
 
-/* Field `name` of `shape` as a whole number, or `axis`'s new value. */
-static long field(const LpShape *shape, const char *name, const char *axis,
-                  double value) {
+long lpGeneratedField(const LpShape *shape, const char *name, const char *axis,
+                      double value) {
   if (axis && !strcmp(axis, name))
     return lround(value);
   const char *text = lpShapeField(shape, name);
@@ -180,11 +179,12 @@ static void header(LpText *t, const Family *f, const char *in, const char *w,
 
 static bool convolution(LpText *t, const Family *f, const LpShape *s,
                         const char *axis, double value, const char *T) {
-  long b = field(s, "batch", axis, value), cin = field(s, "cin", axis, value);
-  long cout = field(s, "cout", axis, value);
-  long stride = field(s, "stride", axis, value);
-  long oh = exactRoot(field(s, "hw", axis, value));
-  long k = exactRoot(field(s, "window", axis, value));
+  long b = lpGeneratedField(s, "batch", axis, value),
+       cin = lpGeneratedField(s, "cin", axis, value);
+  long cout = lpGeneratedField(s, "cout", axis, value);
+  long stride = lpGeneratedField(s, "stride", axis, value);
+  long oh = exactRoot(lpGeneratedField(s, "hw", axis, value));
+  long k = exactRoot(lpGeneratedField(s, "window", axis, value));
   if (f->anchor == 1) /* depthwise: one filter per channel */
     cin = cout = axis && !strcmp(axis, "cin") ? cin : cout;
   long pad = k / 2, h = (oh - 1) * stride + k - 2 * pad;
@@ -247,8 +247,9 @@ static bool convolution(LpText *t, const Family *f, const LpShape *s,
 
 static bool matmul(LpText *t, const Family *f, const LpShape *s,
                    const char *axis, double value, const char *T) {
-  long m = field(s, "m", axis, value), n = field(s, "n", axis, value);
-  long k = field(s, "k", axis, value);
+  long m = lpGeneratedField(s, "m", axis, value),
+       n = lpGeneratedField(s, "n", axis, value);
+  long k = lpGeneratedField(s, "k", axis, value);
   if (m < 1 || n < 1 || k < 1 || lpShapeField(s, "batch"))
     return false;
   bool transpose = axis && !strcmp(axis, "weight_transposed")
@@ -284,7 +285,7 @@ static bool matmul(LpText *t, const Family *f, const LpShape *s,
 
 static bool pointwise(LpText *t, const Family *f, const LpShape *s,
                       const char *axis, double value, const char *T) {
-  long n = field(s, "elements", axis, value);
+  long n = lpGeneratedField(s, "elements", axis, value);
   if (n < 1)
     return false;
   char out[48], body[200], args[64], types[112];

@@ -25,6 +25,12 @@
 /// blur their tables.
 bool lpCanGenerate(const LpShape *shape);
 
+/// Field `name` of `shape` as a whole number, or `value` when `name` is
+/// `axis` (the axis a generated kernel moves); -1 when absent. For the
+/// generators (generate.c, generate_attention.c).
+long lpGeneratedField(const LpShape *shape, const char *name, const char *axis,
+                      double value);
+
 /// Writes to `out` (`size` bytes) a module with `func.func @forward` holding
 /// one kernel of `shape`'s type whose fields are `shape`'s with axis `axis`
 /// set to `value` (`axis` NULL: unchanged); false when the generator does

@@ -19,19 +19,10 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "generate_attention.h"
+#include "generate.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
-
-/* Field `name` of `shape`, or `axis`'s new value; -1 when absent. */
-static long attentionField(const LpShape *shape, const char *name,
-                           const char *axis, double value) {
-  if (axis && !strcmp(axis, name))
-    return lround(value);
-  double v = lpShapeNumber(shape, name);
-  return isnan(v) ? -1 : lround(v);
-}
 
 bool lpIsPlainAttention(const LpShape *shape) {
   if (strcmp(shape->type, "attention"))
@@ -70,10 +61,10 @@ static void scoresGeneric(LpText *t, const char *result, const char *maps,
 
 bool lpGenerateAttention(LpText *t, const LpShape *s, const char *axis,
                          double value, const char *T) {
-  long b = attentionField(s, "batch", axis, value);
-  long h = attentionField(s, "heads", axis, value);
-  long n = attentionField(s, "seq", axis, value);
-  long d = attentionField(s, "head_dim", axis, value);
+  long b = lpGeneratedField(s, "batch", axis, value);
+  long h = lpGeneratedField(s, "heads", axis, value);
+  long n = lpGeneratedField(s, "seq", axis, value);
+  long d = lpGeneratedField(s, "head_dim", axis, value);
   if (b < 1 || h < 1 || n < 1 || d < 1)
     return false;
   char qkv[128], kt[128], sc[128], row[128], flatQ[128], flatK[128], flatS[128];
