@@ -115,10 +115,12 @@ const double cmWalkGridSets[CM_WALK_GRID_SETS] = {1, 4, 16, 64};
 const double cmWalkGridKs[CM_WALK_GRID_KS] = {32,  40,   64,   128,  256,
                                               512, 1024, 2048, 4096, 8192};
 
-void cmWalkGridKey(char *out, size_t size, const char *dtype, int setsIndex,
-                   int kIndex) {
-  snprintf(out, size, "column_walk_grid_ns.%s.s%.0f.k%.0f", dtype,
-           cmWalkGridSets[setsIndex], cmWalkGridKs[kIndex]);
+void cmWalkGridKey(char *out, size_t size, CmWalkSide side, const char *dtype,
+                   int setsIndex, int kIndex) {
+  snprintf(out, size, "%s.%s.s%.0f.k%.0f",
+           side == CM_WALK_WRITES ? "column_write_walk_grid_ns"
+                                  : "column_walk_grid_ns",
+           dtype, cmWalkGridSets[setsIndex], cmWalkGridKs[kIndex]);
 }
 
 /* True for a probe point's time per multiply-add: positive and finite

@@ -219,11 +219,13 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                                   : tiled;
   out->memoryUs = haveMemory ? bytes / (bandwidth * memoryEff) * 1e6 : 0;
   /* a conv type without a table (a plain conv2d, read through its
-     family's fields) walks as its kind does */
+     family's fields) walks as its kind does; so does a transpose, whose
+     walk is in its query whatever the profile's tables */
   const char *walker = kernel;
   if (!walker && out->kernel &&
       (cmKernelIs(out->kernel, "conv2d") ||
-       cmKernelIs(out->kernel, "depthwise_conv2d")))
+       cmKernelIs(out->kernel, "depthwise_conv2d") ||
+       cmKernelIs(out->kernel, "transpose")))
     walker = out->kernel;
   cmRooflineAddLoopMatmul(profile, walker, dtype, value, context, out, &launch);
   double scratch = scratchUs(profile, kernel, dtype, value, context);

@@ -26,6 +26,12 @@
  *   (calibrate_column_walk.c). A channels-first conv walks a column of
  *   its input across the channels, a plane apart (loopProductsOf), and is
  *   charged per channel and window row, its kw taps sharing a line.
+ * - A transpose's column. Its innermost loop walks a column of the side
+ *   it strides on (`walk_k`, `walk_stride`, `walk_writes`:
+ *   passes/transpose_walk.h), one element a step; where the column spills
+ *   L1, every element costs the grid's rate for that side
+ *   (`column_write_walk_grid_ns` for a written column), a floor under the
+ *   memory side as a matmul's walk.
  * - The accumulator walk. A channels-first depthwise conv walks its output
  *   across the channels, loading and storing it per multiply-add; over a
  *   plane of a whole number of L1 ways each load waits on the store
@@ -112,7 +118,9 @@ static double weightCopyUs(CmProfile profile, const char *kernel,
  * column (a conv's window, 1 otherwise). */
 typedef struct {
   double batch, m, n, k, row, steps, taps;
-  double outRow; /* output elements along the vectorized loop: n, ow */
+  double outRow;   /* output elements along the vectorized loop: n, ow */
+  bool moves;      /* a transpose: each element moved once, no reduction */
+  CmWalkSide side; /* which side walks: a transpose may write its column */
 } LoopProduct;
 
 static double orOne(double v) { return isnan(v) ? 1 : v; }
@@ -133,7 +141,29 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
                            n,
                            1,
                            1,
-                           n};
+                           n,
+                           false,
+                           CM_WALK_READS};
+    return 1;
+  }
+  /* A transpose walks one column per pass of its innermost loop, walk_k
+   * elements walk_stride apart (passes/transpose_walk.h): its elements
+   * are walk_k x the columns, each element one step. */
+  if (cmKernelIs(kernel, "transpose")) {
+    double k = value(context, "walk_k"), elements = value(context, "elements");
+    if (!(k > 1) || !(elements >= k))
+      return 0;
+    out[0] = (LoopProduct){1,
+                           1,
+                           elements / k,
+                           k,
+                           value(context, "walk_stride"),
+                           1,
+                           1,
+                           k,
+                           true,
+                           value(context, "walk_writes") == 1 ? CM_WALK_WRITES
+                                                              : CM_WALK_READS};
     return 1;
   }
   /* A channels-first conv (linalg's nchw: loops n, f, oh, ow, c, kh, kw)
@@ -159,7 +189,9 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
                            side * side,
                            kh,
                            value(context, "window"),
-                           sqrt(hw)};
+                           sqrt(hw),
+                           false,
+                           CM_WALK_READS};
     return 1;
   }
   if (!cmKernelIs(kernel, "attention") &&
@@ -171,8 +203,9 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
   len = isnan(len) ? seq : len;
   double d = value(context, "head_dim");
   double heads = batchOf(value, context) * value(context, "heads");
-  out[0] = (LoopProduct){heads, seq, len, d, len, 1, 1, len};
-  out[1] = (LoopProduct){heads, seq, d, len, d, 1, 1, d};
+  out[0] =
+      (LoopProduct){heads, seq, len, d, len, 1, 1, len, false, CM_WALK_READS};
+  out[1] = (LoopProduct){heads, seq, d, len, d, 1, 1, d, false, CM_WALK_READS};
   return 2;
 }
 
@@ -191,30 +224,38 @@ static double l2SetsFactor(CmProfile profile, const char *kernel,
   return lawFactor(sets, slope, lo, hi);
 }
 
-/* A profile and a dtype, for the probed points' device.csv keys. */
+/* A profile and a dtype, for the probed points' device.csv keys, and the
+ * side of the walk whose grid is read. */
 typedef struct {
   CmProfile profile;
   const char *dtype;
+  CmWalkSide side;
 } DtypeContext;
 
-/* The column-walk grid's point for the dtype, from device.csv. */
+/* The column-walk grid's point for the dtype and side, from device.csv. */
 static double gridPoint(const void *context, int setsIndex, int kIndex) {
   const DtypeContext *c = context;
   char key[160];
-  cmWalkGridKey(key, sizeof key, c->dtype, setsIndex, kIndex);
+  cmWalkGridKey(key, sizeof key, c->side, c->dtype, setsIndex, kIndex);
   return cmProfileGetDeviceNumber(c->profile, key, NAN);
 }
 
-/* The time per multiply-add of a column of `k` elements `stride` bytes
- * apart that spills L1 (`level` 2 or 3), ns: from the profile's measured
- * grid when it has one for the dtype, else the level's fitted rate, in L2
- * along the L1 sets; 0 when neither. */
+/* The time per step (multiply-add, or element moved) of a column of `k`
+ * elements `stride` bytes apart that spills L1 (`level` 2 or 3), ns: from
+ * the profile's measured grid of the walk's side when it has one for the
+ * dtype (a written column without its own grid: the read one, which a
+ * profile made before session 18 has alone), else the level's fitted
+ * rate, in L2 along the L1 sets; 0 when none. */
 static double walkNs(CmProfile profile, const char *kernel, const char *dtype,
                      const CmCacheGeometry *g, const double levelNs[2],
-                     int level, double k, double stride) {
-  DtypeContext grid = {profile, dtype};
-  double sets = cmColumnWalkL1Sets(g, k, stride); /* counted once for both */
+                     int level, double k, double stride, CmWalkSide side) {
+  DtypeContext grid = {profile, dtype, side};
+  double sets = cmColumnWalkL1Sets(g, k, stride); /* counted once for all */
   double ns = cmWalkGridNs(gridPoint, &grid, sets, k);
+  if (!(ns > 0) && side == CM_WALK_WRITES) {
+    grid.side = CM_WALK_READS;
+    ns = cmWalkGridNs(gridPoint, &grid, sets, k);
+  }
   if (ns > 0)
     return ns;
   ns = levelNs[level - 2] > 0 ? levelNs[level - 2] : 0;
@@ -249,8 +290,9 @@ static double columnWalkUs(CmProfile profile, const char *kernel,
     const LoopProduct *p = &products[i];
     double stride = p->row * cmDtypeGetSize(dtype);
     int at = cmColumnWalkLevel(g, p->k, stride);
-    double rate =
-        at >= 2 ? walkNs(profile, kernel, dtype, g, ns, at, p->k, stride) : 0;
+    double rate = at >= 2 ? walkNs(profile, kernel, dtype, g, ns, at, p->k,
+                                   stride, p->side)
+                          : 0;
     double walk = p->batch * p->m * p->n * p->k * p->steps * rate * 1e-3;
     if (rate > 0 && walk > 0 && isfinite(walk)) { /* a hand-made rate */
       us += walk;
@@ -283,7 +325,7 @@ static double accumulatorWalkUs(CmProfile profile, const char *kernel,
     return 0;
   /* every point, as latency-profile's calibration asks before it leaves
      such a shape out of the efficiencies (lpAliasesAccumulator) */
-  DtypeContext points = {profile, dtype};
+  DtypeContext points = {profile, dtype, CM_WALK_READS};
   if (!cmAccumulatorWalkMeasured(accumulatorWalkPoint, &points))
     return 0;
   double ns = cmAccumulatorWalkNs(accumulatorWalkPoint, &points, channels);
@@ -309,7 +351,7 @@ static double unrolledUs(CmProfile profile, const char *dtype,
   /* the grid's whole shortest column, as latency-profile's calibration asks
      before it leaves such a shape out of the efficiencies
      (lpUnrolledReduction) */
-  DtypeContext grid = {profile, dtype};
+  DtypeContext grid = {profile, dtype, CM_WALK_READS};
   if (!cmWalkGridShortestMeasured(gridPoint, &grid))
     return 0;
   double sets =
@@ -319,6 +361,14 @@ static double unrolledUs(CmProfile profile, const char *dtype,
   double us = product->batch * product->m * product->n * product->k *
               product->taps * *ns * 1e-3;
   return us > 0 && isfinite(us) ? us : 0;
+}
+
+/* What the column walked belongs to, for the reason. */
+static const char *walkedOperand(const char *kernel,
+                                 const LoopProduct *products) {
+  if (products[0].moves)
+    return products[0].side == CM_WALK_WRITES ? "output" : "input";
+  return cmKernelIs(kernel, "conv2d") ? "input" : "weight";
 }
 
 void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
@@ -336,8 +386,9 @@ void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
   count = g.l1Bytes > 0 ? count : 0;
   /* one product unrolled walks no column: its multiply-adds are its time */
   double ns = 0;
-  double unrolled =
-      count == 1 ? unrolledUs(profile, dtype, &g, &products[0], &ns) : 0;
+  double unrolled = count == 1 && !products[0].moves
+                        ? unrolledUs(profile, dtype, &g, &products[0], &ns)
+                        : 0;
   if (unrolled > 0) {
     out->computeUs = unrolled;
     cmEstimateAddReason(out,
@@ -353,7 +404,7 @@ void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
   if (walk > out->memoryUs) {
     out->memoryUs = walk;
     cmEstimateAddReason(out, "roofline: %s column in %s",
-                        cmKernelIs(kernel, "conv2d") ? "input" : "weight",
+                        walkedOperand(kernel, products),
                         level == 2 ? "L2" : "memory");
   }
   double accumulator = g.l1Bytes > 0 ? accumulatorWalkUs(profile, kernel, dtype,

@@ -168,9 +168,12 @@ static LatClassId contractionClass(MlirOperation generic, const BodyOps *b) {
                      : LAT_CLASS_CONV2D;
 }
 
-/* What a generic that yields its one input does: "transpose" when the
- * input's map permutes all loops, "broadcast" when it reads fewer loops
- * than there are (the input has lower rank), else "copy". */
+/* What a generic that yields its one input does: "broadcast" when it
+ * reads fewer loops than there are (the input has lower rank),
+ * "transpose" when its input and output maps are different permutations
+ * of the loops (either side may carry the permutation: torch-mlir's
+ * exports write a linear layer's weight transposed through the output
+ * map, reading the input in order), else "copy". */
 static LatClassId copyKind(MlirOperation generic) {
   MlirAffineMap maps[2];
   if (mlirOperationGetNumOperands(generic) != 2 ||
@@ -180,7 +183,8 @@ static LatClassId copyKind(MlirOperation generic) {
   if (mlirAffineMapGetNumResults(maps[0]) < loops)
     return LAT_CLASS_BROADCAST;
   return mlirAffineMapIsPermutation(maps[0]) &&
-                 !mlirAffineMapIsIdentity(maps[0])
+                 mlirAffineMapIsPermutation(maps[1]) &&
+                 !mlirAffineMapEqual(maps[0], maps[1])
              ? LAT_CLASS_TRANSPOSE
              : LAT_CLASS_COPY;
 }

@@ -13,6 +13,7 @@
 
 #include "ir_util.h"
 #include "latency/diagnostics.h"
+#include "transpose_walk.h"
 
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
@@ -651,6 +652,27 @@ static void addPoolWindow(LatKernel *k, MlirOperation op) {
            window, (long long)stride);
 }
 
+/* The column a transpose walks through loops (transpose_walk.h), after its
+ * `elements`: the table keys on it as regimes, so that a transpose whose
+ * column spills L1 (3.8 ns an element) is not interpolated among those
+ * whose column stays (0.3-0.8), and the roofline prices the walk. Every
+ * transpose gets the three fields, 0 when it walks no column (its
+ * innermost loop contiguous on both sides, or not readable), so those
+ * share one regime. */
+static void addTransposeWalk(LatKernel *k, MlirOperation op) {
+  LatTransposeWalk walk;
+  latTransposeWalkOf(op, &walk);
+  addField(k, "walk_k", walk.k);
+  addField(k, "walk_stride", walk.stride);
+  addField(k, "walk_writes", walk.writes);
+  if (walk.k > 0) {
+    size_t used = strlen(k->axes);
+    snprintf(k->axes + used, sizeof k->axes - used,
+             " walk_k=%.0f walk_stride=%.0f walk_writes=%d", walk.k,
+             walk.stride, walk.writes);
+  }
+}
+
 /* Appends the kernel's type: member classes joined with '+', a pattern's
  * class once (an attention root under the name its shapes call for),
  * folded views and transposes left out. */
@@ -733,6 +755,8 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
     snprintf(k->axes, sizeof k->axes, "elements=%.0f", elements);
     if (rootNode->cls.id == LAT_CLASS_POOL)
       addPoolWindow(k, root);
+    if (rootNode->cls.id == LAT_CLASS_TRANSPOSE)
+      addTransposeWalk(k, root);
   }
   kernelType(g, k, batched, attention);
   LatShape first = mlirOperationGetNumOperands(root) > 0

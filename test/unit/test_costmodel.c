@@ -679,7 +679,7 @@ TEST(column_walk_grid_interpolates_in_log_sets_and_k) {
   CHECK(isnan(cmWalkGridNs(gridAt, NULL, 0, 256)));
   CHECK(isnan(cmWalkGridNs(gridAt, NULL, 1, NAN)));
   char key[64];
-  cmWalkGridKey(key, sizeof key, "f32", 2, 9);
+  cmWalkGridKey(key, sizeof key, CM_WALK_READS, "f32", 2, 9);
   CHECK(!strcmp(key, "column_walk_grid_ns.f32.s16.k8192"));
 }
 
@@ -733,7 +733,7 @@ static void gridDevice(char *out, size_t size, const char *hole) {
   for (int i = 0; i < CM_WALK_GRID_SETS; i++)
     for (int j = 0; j < CM_WALK_GRID_KS; j++) {
       char key[64], value[32];
-      cmWalkGridKey(key, sizeof key, "f32", i, j);
+      cmWalkGridKey(key, sizeof key, CM_WALK_READS, "f32", i, j);
       snprintf(value, sizeof value, "%g", gridAt(NULL, i, j));
       bool isHole = i == 0 && j == 8;
       if (used < size && (!isHole || *hole))
@@ -1033,6 +1033,78 @@ TEST(attention_walks_the_columns_of_its_two_products) {
     }
   }
   cmProfileDestroy(p);
+}
+
+/* A transpose through loops walks a column of the side its innermost loop
+ * strides on (walk_k elements walk_stride apart): where it spills L1,
+ * every element costs the grid's rate of that side. On gridDevice (L1 of
+ * 64 sets, 4 KiB ways) plus a write grid at half the read one, a column
+ * of 4096 elements 1024 f32 apart (one set) costs 4.5 ns an element
+ * written, 8 read (the read grid's point given as 8); a 16-element column
+ * (16 lines in a 12-way set) is a walk too, no unrolled reduction, at the
+ * grid's shortest column; 8 elements stay in L1 and a transpose without a
+ * walk (walk_k 0) walks nothing. Without a write grid a written column
+ * takes the read one's rate. The walk is read whatever the transpose
+ * table keys on: a profile made before transposes had walks keys on
+ * elements alone, and a profile without a transpose table has none. */
+TEST(transposes_walk_the_column_of_their_strided_side) {
+  char reads[8192], both[8192];
+  gridDevice(reads, sizeof reads, "8");
+  size_t used = strlen(reads);
+  memcpy(both, reads, used + 1);
+  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
+    for (int j = 0; j < CM_WALK_GRID_KS; j++) {
+      char key[64];
+      cmWalkGridKey(key, sizeof key, CM_WALK_WRITES, "f32", i, j);
+      used += (size_t)snprintf(both + used, sizeof both - used, "%s,%g\n", key,
+                               0.5 * gridAt(NULL, i, j));
+    }
+  CHECK(used < sizeof both);
+  static const char policy[] = "kernel,axes,regime,transform\n"
+                               "transpose,elements,dtype,\n";
+  static const char table[] = "kernel,elements,dtype,latency_us\n"
+                              "transpose,64,f32,0.1\n";
+  CmProfile withWrites =
+      profileWithDevice("transpose-walk", NULL, kWalkTable, both);
+  CmProfile readsOnly =
+      profileWithDevice("transpose-walk-reads", policy, table, reads);
+  CHECK(!cmProfileIsNull(withWrites) && !cmProfileIsNull(readsOnly));
+  struct {
+    CmProfile profile;
+    const char *k, *writes;
+    double ns;
+    const char *reason;
+  } cases[] = {{withWrites, "4096", "1", 4.5, "output column in"},
+               {withWrites, "4096", "0", 8, "input column in"},
+               {withWrites, "16", "1", 0.5, "output column in"},
+               {withWrites, "8", "1", 0, NULL},
+               {withWrites, "0", "0", 0, NULL},
+               {readsOnly, "4096", "1", 8, "output column in"},
+               {readsOnly, "4096", "0", 8, "input column in"}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    double k = atof(cases[i].k), elements = 1024 * (k > 0 ? k : 1);
+    char text[32];
+    snprintf(text, sizeof text, "%.0f", elements);
+    CmField fields[] = {{"dtype", "f32"},
+                        {"elements", text},
+                        {"walk_k", cases[i].k},
+                        {"walk_stride", k > 0 ? "1024" : "0"},
+                        {"walk_writes", cases[i].writes}};
+    CmQuery q = {"transpose", fields, 5, 0, elements * 8};
+    CmEstimate e;
+    CHECK(cmProfileEstimate(cases[i].profile, &q, NULL, &e, NULL) == CM_OK);
+    CHECK(e.source == CM_SOURCE_ROOFLINE);
+    if (cases[i].reason) {
+      CHECK_NEAR(e.memoryUs, elements * cases[i].ns * 1e-3, 1e-6);
+      CHECK(strstr(e.reason, cases[i].reason) != NULL &&
+            !strstr(e.reason, "unrolled"));
+    } else {
+      CHECK_NEAR(e.memoryUs, elements * 8 / 1e12 * 1e6, 1e-9);
+      CHECK(!strstr(e.reason, "column"));
+    }
+  }
+  cmProfileDestroy(withWrites);
+  cmProfileDestroy(readsOnly);
 }
 
 /* A memory side above the walk (the query's own bytes) stays as it is,
@@ -1342,6 +1414,7 @@ int main(int argc, char **argv) {
                    T(accumulator_walk_interpolates_in_log_channels),
                    T(short_reductions_are_unrolled_and_vectorized),
                    T(attention_walks_the_columns_of_its_two_products),
+                   T(transposes_walk_the_column_of_their_strided_side),
                    T(no_cache_geometry_no_column_walk),
                    T(fused_kernel_uses_anchor_table_and_says_so),
                    T(two_d_delaunay_on_a_plane),

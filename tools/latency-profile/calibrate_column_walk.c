@@ -65,6 +65,14 @@ static double macsOf(const LpShape *s) {
 
 int lpColumnWalkLevel(const LpDeviceNumbers *d, const LpShape *s) {
   const char *dtype = lpShapeField(s, "dtype");
+  if (typeIs(s->type, "transpose")) { /* its walk, as the cost model's */
+    double k = lpShapeNumber(s, "walk_k");
+    double stride = lpShapeNumber(s, "walk_stride");
+    return dtype && k > 1 && stride > 1
+               ? cmColumnWalkLevel(&d->caches, k,
+                                   stride * cmDtypeGetSize(dtype))
+               : 0;
+  }
   double n = lpShapeNumber(s, "n"), k = lpShapeNumber(s, "k");
   if (!isMatmul(s->type) || !dtype || isnan(macsOf(s)))
     return 0;
@@ -233,7 +241,8 @@ void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *d) {
 
 double lpColumnWalkUs(const LpDeviceNumbers *d, const LpShape *s) {
   int level = lpColumnWalkLevel(d, s);
-  if (level < 2 || lpUnrolledReduction(d, s)) /* walks no column */
+  /* no column, or no weight's (a transpose's is not priced here) */
+  if (level < 2 || !(macsOf(s) > 0) || lpUnrolledReduction(d, s))
     return 0;
   /* the measured grid first, as costmodel/roofline_loop_matmul.c */
   double ns =

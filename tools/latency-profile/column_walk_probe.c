@@ -26,6 +26,15 @@
  * of these at the same sets up to k = 4096 (n = 768 against 2304, both
  * four sets), so the grid prices them too.
  *
+ * A transpose walks a column too, of whichever side its innermost loop
+ * strides on (passes/transpose_walk.h). Reading one ran within 15% of the
+ * matmul's grid (a [4096, 4096] transpose read 16 KiB apart: 7.7 ns an
+ * element, the grid 7.5; over four sets 1.24 against 1.19); writing one
+ * did not (5.4 ns at one set and k = 4096, 0.8 against 0.95 over every
+ * set, 1.4 against 2.4 over two): the stores drain behind the loop. So a
+ * second grid times a transpose that writes its column, at the same
+ * points (`column_write_walk_grid_ns`).
+ *
  *===----------------------------------------------------------------------===*/
 #include "column_walk_probe.h"
 #include "device_probe.h"
@@ -56,27 +65,75 @@ static long rowWidthFor(const CmCacheGeometry *g, double sets) {
   return placed ? n : 0;
 }
 
-void lpProbeColumnWalk(const LpMeasureConfig *config, const char *kernelDir,
-                       LpDeviceNumbers *out, FILE *log) {
+/* A transpose of [n, k] into [k, n] as torch-mlir exports a linear
+ * layer's weight (a generic writing through the permuted output map): its
+ * innermost loop writes a column of k elements n apart. */
+static bool transposeProbeText(long n, long k, char *out, size_t size) {
+  int used = snprintf(
+      out, size,
+      "#in = affine_map<(d0, d1) -> (d0, d1)>\n"
+      "#out = affine_map<(d0, d1) -> (d1, d0)>\n"
+      "func.func @probe(%%a: tensor<%ldx%ldx%s>) -> tensor<%ldx%ldx%s> {\n"
+      "  %%e = tensor.empty() : tensor<%ldx%ldx%s>\n"
+      "  %%t = linalg.generic {indexing_maps = [#in, #out], iterator_types = "
+      "[\"parallel\", \"parallel\"]} ins(%%a : tensor<%ldx%ldx%s>) outs(%%e "
+      ": tensor<%ldx%ldx%s>) {\n"
+      "  ^bb0(%%x: %s, %%o: %s):\n    linalg.yield %%x : %s\n"
+      "  } -> tensor<%ldx%ldx%s>\n"
+      "  return %%t : tensor<%ldx%ldx%s>\n}\n",
+      n, k, LP_WALK_GRID_DTYPE, k, n, LP_WALK_GRID_DTYPE, k, n,
+      LP_WALK_GRID_DTYPE, n, k, LP_WALK_GRID_DTYPE, k, n, LP_WALK_GRID_DTYPE,
+      LP_WALK_GRID_DTYPE, LP_WALK_GRID_DTYPE, LP_WALK_GRID_DTYPE, k, n,
+      LP_WALK_GRID_DTYPE, k, n, LP_WALK_GRID_DTYPE);
+  return used > 0 && (size_t)used < size;
+}
+
+/* One grid point of `side`: its probe's text (false: none fits) and the
+ * steps one call takes (multiply-adds, or elements moved). */
+static bool gridProbe(CmWalkSide side, long n, long k, char *text, size_t size,
+                      double *steps) {
+  *steps =
+      side == CM_WALK_WRITES ? (double)n * k : (double)kRows * kWeights * n * k;
+  return side == CM_WALK_WRITES
+             ? transposeProbeText(n, k, text, size)
+             : lpMatmulProbeText(kRows, n, k, kWeights, LP_WALK_GRID_DTYPE,
+                                 text, size);
+}
+
+/* Times every point of the `side` grid into `grid`. */
+static void probeGrid(const LpMeasureConfig *config, const char *kernelDir,
+                      const CmCacheGeometry *caches, CmWalkSide side,
+                      double grid[CM_WALK_GRID_SETS][CM_WALK_GRID_KS],
+                      FILE *log) {
   char text[4096], name[48];
+  const char *prefix = side == CM_WALK_WRITES ? "write-walk" : "walk";
   for (int i = 0; i < CM_WALK_GRID_SETS; i++) {
-    long n = rowWidthFor(&out->caches, cmWalkGridSets[i]);
+    long n = rowWidthFor(caches, cmWalkGridSets[i]);
     if (!n) {
-      fprintf(log, "  probe column walk over %.0f sets: no such width\n",
+      fprintf(log, "  probe %s over %.0f sets: no such width\n", prefix,
               cmWalkGridSets[i]);
       continue;
     }
     for (int j = 0; j < CM_WALK_GRID_KS; j++) {
       long k = (long)cmWalkGridKs[j];
-      snprintf(name, sizeof name, "walk-s%.0f-k%ld", cmWalkGridSets[i], k);
-      if (!lpMatmulProbeText(kRows, n, k, kWeights, LP_WALK_GRID_DTYPE, text,
-                             sizeof text)) {
+      double steps;
+      snprintf(name, sizeof name, "%s-s%.0f-k%ld", prefix, cmWalkGridSets[i],
+               k);
+      if (!gridProbe(side, n, k, text, sizeof text, &steps)) {
         fprintf(log, "  probe %-14s text longer than %zu bytes\n", name,
                 sizeof text);
         continue;
       }
       double us = lpProbeText(config, kernelDir, name, text, log);
-      out->walkGridNs[i][j] = us * 1e3 / ((double)kRows * kWeights * n * k);
+      grid[i][j] = us * 1e3 / steps;
     }
   }
+}
+
+void lpProbeColumnWalk(const LpMeasureConfig *config, const char *kernelDir,
+                       LpDeviceNumbers *out, FILE *log) {
+  probeGrid(config, kernelDir, &out->caches, CM_WALK_READS, out->walkGridNs,
+            log);
+  probeGrid(config, kernelDir, &out->caches, CM_WALK_WRITES,
+            out->writeWalkGridNs, log);
 }

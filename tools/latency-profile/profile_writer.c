@@ -237,8 +237,15 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
   for (int i = 0; i < CM_WALK_GRID_SETS; i++)
     for (int j = 0; j < CM_WALK_GRID_KS; j++)
       if (d->walkGridNs[i][j] > 0) {
-        cmWalkGridKey(key, sizeof key, LP_WALK_GRID_DTYPE, i, j);
+        cmWalkGridKey(key, sizeof key, CM_WALK_READS, LP_WALK_GRID_DTYPE, i, j);
         fprintf(out, "%s,%.6g\n", key, d->walkGridNs[i][j]);
+      }
+  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
+    for (int j = 0; j < CM_WALK_GRID_KS; j++)
+      if (d->writeWalkGridNs[i][j] > 0) {
+        cmWalkGridKey(key, sizeof key, CM_WALK_WRITES, LP_WALK_GRID_DTYPE, i,
+                      j);
+        fprintf(out, "%s,%.6g\n", key, d->writeWalkGridNs[i][j]);
       }
   for (int j = 0; j < CM_ACCUMULATOR_WALK_POINTS; j++)
     if (d->accumulatorWalkNs[j] > 0) {

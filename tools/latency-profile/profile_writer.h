@@ -52,6 +52,9 @@ typedef struct {
   /* LP_WALK_GRID_DTYPE ns per multiply-add on the column-walk grid
    * (column_walk_probe.c); 0 where not measured */
   double walkGridNs[CM_WALK_GRID_SETS][CM_WALK_GRID_KS];
+  /* LP_WALK_GRID_DTYPE ns per element a transpose moves writing a column,
+   * at the same points (column_walk_probe.c); 0 where not measured */
+  double writeWalkGridNs[CM_WALK_GRID_SETS][CM_WALK_GRID_KS];
   /* f32 ns per multiply-add of the accumulator walk at each channel count
    * (accumulator_walk_probe.c); 0 where not measured */
   double accumulatorWalkNs[CM_ACCUMULATOR_WALK_POINTS];
@@ -82,9 +85,10 @@ void lpFitEfficiencySlopes(const LpShapeSet *set, LpDeviceNumbers *device);
 /// `column_walk_ns_l2|mem.[<type>.]<dtype>` (calibrate_column_walk.c).
 void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *device);
 
-/// The cache level matmul shape `s`'s weight column stays in under
-/// `device`'s caches (latency/column_walk.h): 1, 2 or 3; 0 when `s` is no
-/// matmul or the caches are unknown.
+/// The cache level the column shape `s` walks stays in under `device`'s
+/// caches (latency/column_walk.h): a matmul's weight column, a transpose's
+/// (walk_k elements walk_stride apart, passes/transpose_walk.h): 1, 2 or
+/// 3; 0 when `s` is neither, walks no column, or the caches are unknown.
 int lpColumnWalkLevel(const LpDeviceNumbers *device, const LpShape *s);
 
 /// Returns whether shape `s` is an f32 matmul or channels-first conv whose

@@ -50,9 +50,9 @@ bool lpTransposesWeight(const LpShape *shape) {
 
 bool lpIsRegimeField(const char *name, const char *value) {
   static const char *const exact[] = {
-      "dtype",  "kv_dtype",          "stride",
-      "window", "head_dim",          "kv_heads",
-      "groups", "weight_transposed", "channels_last"};
+      "dtype",         "kv_dtype", "stride",      "window",
+      "head_dim",      "kv_heads", "groups",      "weight_transposed",
+      "channels_last", "walk_k",   "walk_stride", "walk_writes"};
   for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
     if (!strcmp(name, exact[i]))
       return true;

@@ -69,10 +69,19 @@ enum { CM_WALK_GRID_SETS = 4, CM_WALK_GRID_KS = 10 };
 extern const double cmWalkGridSets[CM_WALK_GRID_SETS]; /* 1, 4, 16, 64 */
 extern const double cmWalkGridKs[CM_WALK_GRID_KS];     /* 32, 40, 64 ... 8192 */
 
-/// Writes the device.csv key of grid point (sets index, k index) for
-/// `dtype` into `out`.
-void cmWalkGridKey(char *out, size_t size, const char *dtype, int setsIndex,
-                   int kIndex);
+/// Which side of a walk a grid measured: a matmul reading its weight's
+/// column (`column_walk_grid_ns`), or a transpose writing its output's
+/// (`column_write_walk_grid_ns`). Writes are buffered and reads wait:
+/// through `loops` on the project's VM a transpose that writes a column of
+/// 4096 elements 16 KiB apart took 5.4 ns an element where reading one took
+/// 7.7 (and the matmul probe 7.5), over all 64 sets 0.8 against 0.95
+/// (docs/profiling.md, "Transposes walk a column").
+typedef enum { CM_WALK_READS, CM_WALK_WRITES } CmWalkSide;
+
+/// Writes the device.csv key of grid point (sets index, k index) of the
+/// `side` grid for `dtype` into `out`.
+void cmWalkGridKey(char *out, size_t size, CmWalkSide side, const char *dtype,
+                   int setsIndex, int kIndex);
 
 /// A grid point's ns per multiply-add; <= 0 or NAN when not measured
 /// (infinite counts as not measured).

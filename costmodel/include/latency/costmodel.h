@@ -29,7 +29,7 @@ enum {
   CM_MAX_AXES = 8,       /* axes of one kernel policy               */
   CM_MAX_REGIME = 8,     /* regime keys of one kernel policy        */
   CM_MAX_CORNERS = 4,    /* vertices of a 3D simplex                */
-  CM_ROOFLINE_FIELDS = 3 /* fields only the roofline reads: CmPrepared */
+  CM_ROOFLINE_FIELDS = 7 /* fields only the roofline reads: CmPrepared */
 };
 
 /*---------------------------------------------------------------- status --*/
@@ -277,7 +277,8 @@ typedef struct {
   int transferPoints;                  /* target points behind them         */
   char reason[192];                    /* why no table matched, or ""       */
   double rooflineFields[CM_ROOFLINE_FIELDS]; /* weight_transposed,
-    scratch_bytes and channels_last, whatever the policy, or NaN */
+    scratch_bytes, channels_last and a transpose's walk_k, walk_stride,
+    walk_writes and elements, whatever the policy, or NaN */
 } CmPrepared;
 
 /// Resolves the kernel and regime keys of `query` (its axis fields are
