@@ -11,7 +11,10 @@
  * better, left out one at a time, than the median does (tools/latency-profile/
  * calibrate_slopes.c), and writes the slopes with the range they were
  * fitted over. Outside that range the efficiency stays at its edge: the
- * law is not extrapolated. The product is held within [1e-3, 1e3].
+ * law is not extrapolated. The product is held within [1e-3, 1e3]. A
+ * matmul's or conv's law may also carry the reduction term, the
+ * efficiency's rise along its multiply-adds per output
+ * (cmReductionLawFactor, latency/costmodel_util.h).
  *
  *===----------------------------------------------------------------------===*/
 #include "efficiency_slopes.h"
@@ -24,6 +27,47 @@ double cmClampedLawFactor(double x, double slope, double lo, double hi) {
     return 1;
   double clamped = x < lo ? lo : x > hi ? hi : x;
   return pow(clamped / sqrt(lo * hi), slope);
+}
+
+double cmReductionPerOutput(const char *kernel, CmValueFn value,
+                            const void *context) {
+  if (!kernel || !value)
+    return NAN;
+  if (cmKernelIs(kernel, "matmul") || cmKernelIs(kernel, "batch_matmul"))
+    return value(context, "k");
+  if (cmKernelIs(kernel, "depthwise_conv2d"))
+    return value(context, "window");
+  if (!cmKernelIs(kernel, "conv2d") && !cmKernelIs(kernel, "conv1d") &&
+      !cmKernelIs(kernel, "conv3d"))
+    return NAN;
+  /* a grouped conv's window is already kh x kw over the groups
+     (passes/describe.c: weight elements over cout x cin) */
+  return value(context, "cin") * value(context, "window");
+}
+
+double cmReductionLawFactor(double k, double k0, double lo, double hi) {
+  if (!(k0 > 0) || !isfinite(k0) || !(k > 0) || !(lo > 0) || !(hi >= lo) ||
+      isinf(hi))
+    return 1;
+  double clamped = k < lo ? lo : k > hi ? hi : k;
+  return (1 + k0 / clamped) / (1 + k0 / sqrt(lo * hi));
+}
+
+/* The reduction law of `kernel` (efficiency_reduction_k0|lo|hi.<kernel>)
+ * at the query's reduction; 1 without one. */
+static double reductionFactor(CmProfile profile, const char *kernel,
+                              CmValueFn value, const void *context) {
+  char key[256];
+  snprintf(key, sizeof key, "efficiency_reduction_k0.%s", kernel);
+  double k0 = cmProfileGetDeviceNumber(profile, key, NAN);
+  if (!(k0 > 0))
+    return 1;
+  snprintf(key, sizeof key, "efficiency_reduction_lo.%s", kernel);
+  double lo = cmProfileGetDeviceNumber(profile, key, NAN);
+  snprintf(key, sizeof key, "efficiency_reduction_hi.%s", kernel);
+  double hi = cmProfileGetDeviceNumber(profile, key, NAN);
+  return cmReductionLawFactor(cmReductionPerOutput(kernel, value, context), k0,
+                              lo, hi);
 }
 
 void cmScaleOwnEfficiencies(bool ownCompute, bool ownMemory, double scale,
@@ -60,6 +104,7 @@ double cmEfficiencyScale(CmProfile profile, const char *kernel,
   for (int r = 0; r < policy->numRegime; r++)
     scale *= factorFor(profile, kernel, policy->regime[r],
                        value(context, policy->regime[r]));
+  scale *= reductionFactor(profile, kernel, value, context);
   /* a fitted law moves the efficiency by a few times at most; a hand-made
    * device.csv with a slope of 50 must not make a latency infinite */
   const double kMaxScale = 1e3;

@@ -17,8 +17,11 @@
 /// product over the names with a device.csv `efficiency_slope.<kernel>.
 /// <name>` of (x / center) ^ slope, x clamped to [`efficiency_lo.<kernel>.
 /// <name>`, `efficiency_hi...`] and center their geometric mean, held
-/// within [1e-3, 1e3]. 1 when the profile has no slopes for the kernel
-/// (every shipped GPU profile) or `kernel` or `policy` is NULL.
+/// within [1e-3, 1e3], times the reduction law's factor where device.csv
+/// has `efficiency_reduction_k0|lo|hi.<kernel>` (cmReductionLawFactor at
+/// the query's cmReductionPerOutput). 1 when the profile has no slopes and
+/// no reduction law for the kernel (every shipped GPU profile) or `kernel` or
+/// `policy` is NULL.
 double cmEfficiencyScale(CmProfile profile, const char *kernel,
                          const CmPolicy *policy, CmValueFn value,
                          const void *context);

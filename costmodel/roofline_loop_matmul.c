@@ -151,7 +151,7 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
    * are walk_k x the columns, each element one step. */
   if (cmKernelIs(kernel, "transpose")) {
     double k = value(context, "walk_k"), elements = value(context, "elements");
-    if (!(k > 1) || !(elements >= k))
+    if (!(k > 1) || !(value(context, "walk_stride") > 1) || !(elements >= k))
       return 0;
     out[0] = (LoopProduct){1,
                            1,
@@ -244,11 +244,15 @@ static double gridPoint(const void *context, int setsIndex, int kIndex) {
  * elements `stride` bytes apart that spills L1 (`level` 2 or 3), ns: from
  * the profile's measured grid of the walk's side when it has one for the
  * dtype (a written column without its own grid: the read one, which a
- * profile made before session 18 has alone), else the level's fitted
- * rate, in L2 along the L1 sets; 0 when none. */
+ * profile made before session 18 has alone), else, for a product
+ * (`moves` false: the rates were fitted over matmuls), the level's fitted
+ * rate, in L2 along the L1 sets; 0 when none. latency-profile leaves a
+ * transpose out of its efficiency only where a grid prices it
+ * (lpTransposeWalkSpills). */
 static double walkNs(CmProfile profile, const char *kernel, const char *dtype,
                      const CmCacheGeometry *g, const double levelNs[2],
-                     int level, double k, double stride, CmWalkSide side) {
+                     int level, double k, double stride, CmWalkSide side,
+                     bool moves) {
   DtypeContext grid = {profile, dtype, side};
   double sets = cmColumnWalkL1Sets(g, k, stride); /* counted once for all */
   double ns = cmWalkGridNs(gridPoint, &grid, sets, k);
@@ -256,8 +260,8 @@ static double walkNs(CmProfile profile, const char *kernel, const char *dtype,
     grid.side = CM_WALK_READS;
     ns = cmWalkGridNs(gridPoint, &grid, sets, k);
   }
-  if (ns > 0)
-    return ns;
+  if (ns > 0 || moves)
+    return ns > 0 ? ns : 0;
   ns = levelNs[level - 2] > 0 ? levelNs[level - 2] : 0;
   if (level == 2)
     ns *= l2SetsFactor(profile, kernel, dtype, sets);
@@ -291,7 +295,7 @@ static double columnWalkUs(CmProfile profile, const char *kernel,
     double stride = p->row * cmDtypeGetSize(dtype);
     int at = cmColumnWalkLevel(g, p->k, stride);
     double rate = at >= 2 ? walkNs(profile, kernel, dtype, g, ns, at, p->k,
-                                   stride, p->side)
+                                   stride, p->side, p->moves)
                           : 0;
     double walk = p->batch * p->m * p->n * p->k * p->steps * rate * 1e-3;
     if (rate > 0 && walk > 0 && isfinite(walk)) { /* a hand-made rate */

@@ -7,14 +7,13 @@
 #ifndef LATENCY_WORK_H
 #define LATENCY_WORK_H
 
+#include "latency/costmodel_util.h" /* CmValueFn */
+
 #include <stdbool.h>
 
 /// Returns true when `kernel` is `name` or a fused kernel rooted at it
 /// ("conv2d+batchnorm+relu" is conv2d).
 bool cmKernelIs(const char *kernel, const char *name);
-
-/// Looks up the number called `name` (an axis or regime value) or NAN.
-typedef double (*CmValueFn)(const void *context, const char *name);
 
 /// Fills `*flops` and `*bytes` when negative from the formula of `kernel`
 /// (or of its first '+' component) over values from `value`:

@@ -655,13 +655,15 @@ static void addPoolWindow(LatKernel *k, MlirOperation op) {
 /* The column a transpose walks through loops (transpose_walk.h), after its
  * `elements`: the table keys on it as regimes, so that a transpose whose
  * column spills L1 (3.8 ns an element) is not interpolated among those
- * whose column stays (0.3-0.8), and the roofline prices the walk. Every
- * transpose gets the three fields, 0 when it walks no column (its
- * innermost loop contiguous on both sides, or not readable), so those
- * share one regime. */
+ * whose column stays (0.3-0.8), and the roofline prices the walk. A
+ * transpose that walks no column (its innermost loop contiguous on both
+ * sides) gets three 0s, one regime for all of them; one whose walk cannot
+ * be read (a dynamic dim, a rank beyond LAT_MAX_RANK) gets no fields: no
+ * table answers it, and the roofline prices its bytes. */
 static void addTransposeWalk(LatKernel *k, MlirOperation op) {
   LatTransposeWalk walk;
-  latTransposeWalkOf(op, &walk);
+  if (!latTransposeWalkOf(op, &walk))
+    return;
   addField(k, "walk_k", walk.k);
   addField(k, "walk_stride", walk.stride);
   addField(k, "walk_writes", walk.writes);

@@ -212,6 +212,10 @@ int64_t latI64ArrayAttr(MlirOperation op, const char *name, int index,
     return index < mlirDenseArrayGetNumElements(a)
                ? mlirDenseI64ArrayGetElement(a, index)
                : fallback;
+  if (mlirAttributeIsADenseI32Array(a)) /* tosa.transpose's perms */
+    return index < mlirDenseArrayGetNumElements(a)
+               ? mlirDenseI32ArrayGetElement(a, index)
+               : fallback;
   if (mlirAttributeIsADenseElements(a) &&
       index < mlirElementsAttrGetNumElements(a))
     return mlirDenseElementsAttrGetInt64Value(a, index);

@@ -85,7 +85,8 @@ MlirAttribute latConstantValue(MlirValue value);
 intptr_t latIndexingMaps(MlirOperation op, MlirAffineMap *maps, intptr_t max);
 
 /// Returns the integer `index` of an i64 array attribute `name` of `op`
-/// (DenseI64ArrayAttr or ArrayAttr of integers), or `fallback`.
+/// (DenseI64ArrayAttr, DenseI32ArrayAttr, dense integer elements or an
+/// ArrayAttr of integers), or `fallback`.
 int64_t latI64ArrayAttr(MlirOperation op, const char *name, int index,
                         int64_t fallback);
 

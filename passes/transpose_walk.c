@@ -11,7 +11,16 @@
 
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
-#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+/* True when `shape` (of `v`) is all of `v`'s shape: static, and of the rank
+ * its type has (latShapeOf keeps at most LAT_MAX_RANK dims). */
+static bool wholeStaticShape(MlirValue v, const LatShape *shape) {
+  MlirType type = mlirValueGetType(v);
+  return shape->isTensor && !shape->dynamic && mlirTypeIsAShaped(type) &&
+         mlirShapedTypeHasRank(type) &&
+         mlirShapedTypeGetRank(type) == shape->rank;
+}
 
 /* Elements between neighbours along dim `dim` of `shape` (row-major); 0
  * when `dim` is not one of its dims. */
@@ -22,24 +31,6 @@ static double strideOf(const LatShape *shape, int64_t dim) {
   for (int i = (int)dim + 1; i < shape->rank; i++)
     stride *= (double)shape->dims[i];
   return stride;
-}
-
-/* Position `position` of the permutation attribute `name` of `op` (a
- * linalg.transpose's i64 `permutation`, a tosa.transpose's i32 `perms`),
- * or -1. */
-static int64_t permutationAt(MlirOperation op, const char *name,
-                             intptr_t position) {
-  MlirAttribute a =
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
-  if (mlirAttributeIsNull(a) || position < 0 ||
-      position >=
-          (mlirAttributeIsADenseI64Array(a) || mlirAttributeIsADenseI32Array(a)
-               ? mlirDenseArrayGetNumElements(a)
-               : 0))
-    return -1;
-  return mlirAttributeIsADenseI64Array(a)
-             ? mlirDenseI64ArrayGetElement(a, position)
-             : mlirDenseI32ArrayGetElement(a, position);
 }
 
 /* The result of `map` that is loop `loop`, or -1. */
@@ -59,24 +50,25 @@ static bool innermostStrides(MlirOperation op, const LatShape *in,
                              double *outStride, double *trips) {
   if (latOpIs(op, "linalg.generic")) {
     MlirAffineMap maps[2];
-    if (latIndexingMaps(op, maps, 2) != 2)
+    if (latIndexingMaps(op, maps, 2) != 2 ||
+        mlirAffineMapGetNumResults(maps[0]) != in->rank ||
+        mlirAffineMapGetNumResults(maps[1]) != out->rank)
       return false;
     intptr_t inner = mlirAffineMapGetNumDims(maps[1]) - 1;
-    int64_t inDim = resultOfLoop(maps[0], inner);
     int64_t outDim = resultOfLoop(maps[1], inner);
-    if (outDim < 0)
+    if (outDim < 0) /* results match the rank: outDim indexes a dim */
       return false;
-    *inStride = strideOf(in, inDim);
+    *inStride = strideOf(in, resultOfLoop(maps[0], inner));
     *outStride = strideOf(out, outDim);
     *trips = (double)out->dims[outDim];
     return true;
   }
+  /* linalg.transpose's `permutation`, tosa.transpose's `perms`: result dim
+     i is input dim perm[i], and the loops run over the result */
   const char *name = latOpIs(op, "linalg.transpose") ? "permutation" : "perms";
-  if (out->rank < 1)
-    return false;
-  /* result dim i is input dim perm[i]; the loops run over the result */
-  int64_t inDim = permutationAt(op, name, out->rank - 1);
-  if (inDim < 0)
+  int64_t inDim = latI64ArrayAttr(op, name, out->rank - 1, -1);
+  if (out->rank < 1 || inDim < 0 || inDim >= in->rank ||
+      latI64ArrayAttr(op, name, out->rank, -1) != -1) /* one per dim */
     return false;
   *inStride = strideOf(in, inDim);
   *outStride = 1;
@@ -89,10 +81,12 @@ bool latTransposeWalkOf(MlirOperation op, LatTransposeWalk *out) {
   if (!latOpIs(op, "linalg.generic") && !latOpIs(op, "linalg.transpose") &&
       !latOpIs(op, "tosa.transpose"))
     return false;
-  /* a named op's init is operand 1 and a generic's too (one input) */
-  LatShape in = latShapeOf(latOperand(op, 0));
-  LatShape result = latShapeOf(latResult(op, 0));
-  if (!in.isTensor || !result.isTensor || in.rank != result.rank)
+  /* the one input and the result (a linalg op on memrefs has none, and
+     describe.c asks only ops with results) */
+  MlirValue inValue = latOperand(op, 0), resultValue = latResult(op, 0);
+  LatShape in = latShapeOf(inValue), result = latShapeOf(resultValue);
+  if (!wholeStaticShape(inValue, &in) ||
+      !wholeStaticShape(resultValue, &result) || in.rank != result.rank)
     return false;
   double inStride = 0, outStride = 0, trips = 0;
   if (!innermostStrides(op, &in, &result, &inStride, &outStride, &trips))

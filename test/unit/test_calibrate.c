@@ -12,6 +12,8 @@
 #include "allocator.h"
 #include "profile_writer.h"
 
+#include "latency/costmodel_util.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +24,20 @@ static void setField(LpShape *s, int i, const char *name, double value) {
   snprintf(s->values[i], sizeof s->values[i], "%.17g", value);
 }
 
+/* Ends shape `s` with an f32 dtype as its field `last` and makes it
+ * measured: `flops` and `bytes` of work, taking the time an efficiency of
+ * `efficiency` gives its flops. */
+static void measuredF32(LpShape *s, int last, double flops, double bytes,
+                        double efficiency) {
+  snprintf(s->names[last], sizeof s->names[last], "dtype");
+  snprintf(s->values[last], sizeof s->values[last], "f32");
+  s->numFields = last + 1;
+  s->flops = flops;
+  s->bytes = bytes;
+  s->result.ok = true;
+  s->result.us = s->flops / (kPeak * efficiency) * 1e6;
+}
+
 /* A measured matmul+add shape whose efficiency is `efficiency`. */
 static void matmulShape(LpShape *s, double m, double n, double k,
                         double efficiency) {
@@ -30,13 +46,7 @@ static void matmulShape(LpShape *s, double m, double n, double k,
   setField(s, 0, "m", m);
   setField(s, 1, "n", n);
   setField(s, 2, "k", k);
-  snprintf(s->names[3], sizeof s->names[3], "dtype");
-  snprintf(s->values[3], sizeof s->values[3], "f32");
-  s->numFields = 4;
-  s->flops = 2 * m * n * k;
-  s->bytes = 4 * (m * k + k * n + m * n);
-  s->result.ok = true;
-  s->result.us = s->flops / (kPeak * efficiency) * 1e6;
+  measuredF32(s, 3, 2 * m * n * k, 4 * (m * k + k * n + m * n), efficiency);
 }
 
 static LpDeviceNumbers device(void) {
@@ -76,6 +86,7 @@ TEST(power_law_is_fitted_where_it_predicts_better) {
   CHECK(fitted(&d, "efficiency_lo.matmul+add.k") == 32);
   CHECK(fitted(&d, "efficiency_hi.matmul+add.k") == 512);
   CHECK(isnan(fitted(&d, "efficiency_slope.matmul+add.m"))); /* one value */
+  CHECK(isnan(fitted(&d, "efficiency_reduction_k0.matmul+add")));
   /* the centre of n's range is 256, of k's 128: efficiency 0.4 there */
   CHECK_NEAR(fitted(&d, "compute_efficiency.matmul+add"), 0.4, 0.02);
 }
@@ -342,6 +353,53 @@ static void convShape(LpShape *s, const char *type, double cin, bool last,
   s->result.us = s->flops / (kPeak * efficiency) * 1e6;
 }
 
+/* Through `loops` the time per multiply-add rises with the reduction per
+ * output and levels off, a form no power law has: shapes over cin (16 to
+ * 512) x window (1, 9) x hw (49, 784) at efficiency 0.3 x (1 + 32 / k), k =
+ * cin x window, get the reduction term with k0 = 32 over k's range, cin's
+ * and window's slopes near 0, and the law predicts the longest reduction
+ * within 2%. Matmuls whose efficiency does not depend on k get no term
+ * (power_law_is_fitted_where_it_predicts_better). */
+TEST(a_reduction_law_levels_off) {
+  LpShape shapes[24];
+  for (int i = 0; i < 24; i++) {
+    double cin = 16 << (i % 6), window = i / 6 % 2 ? 9 : 1;
+    double hw = i / 12 ? 784 : 49;
+    convShape(&shapes[i], "conv2d+batchnorm+relu", cin, false, 1);
+    setField(&shapes[i], 1, "hw", hw);
+    setField(&shapes[i], 5, "window", window);
+    double k = cin * window, efficiency = 0.3 * (1 + 32 / k);
+    shapes[i].flops = 2 * hw * cin * 64 * window;
+    shapes[i].result.us = shapes[i].flops / (kPeak * efficiency) * 1e6;
+  }
+  LpShapeSet set = {shapes, 24, 24};
+  LpDeviceNumbers d = device();
+  lpFitEfficiencies(&set, &d);
+  const char *type = "conv2d+batchnorm+relu";
+  char key[128];
+  snprintf(key, sizeof key, "efficiency_reduction_k0.%s", type);
+  CHECK(fitted(&d, key) == 32);
+  snprintf(key, sizeof key, "efficiency_reduction_lo.%s", type);
+  CHECK(fitted(&d, key) == 16);
+  snprintf(key, sizeof key, "efficiency_reduction_hi.%s", type);
+  CHECK(fitted(&d, key) == 512 * 9);
+  snprintf(key, sizeof key, "efficiency_slope.%s.cin", type);
+  CHECK(fabs(fitted(&d, key)) < 0.05);
+  snprintf(key, sizeof key, "efficiency_slope.%s.window", type);
+  CHECK(fabs(fitted(&d, key)) < 0.05);
+  /* the law at the longest reduction (cin 512, window 9, hw at the
+     centre of its range, where its slope does not act) */
+  double centre = fitted(&d, "compute_efficiency.conv2d+batchnorm+relu");
+  snprintf(key, sizeof key, "efficiency_slope.%s.window", type);
+  double windowSlope = fitted(&d, key);
+  snprintf(key, sizeof key, "efficiency_slope.%s.cin", type);
+  double cinSlope = fitted(&d, key);
+  double law = centre * pow(9 / 3.0, windowSlope) *
+               pow(512 / sqrt(16 * 512.0), cinSlope) *
+               cmReductionLawFactor(4608, 32, 16, 4608);
+  CHECK_NEAR(law, 0.3 * (1 + 32 / 4608.0), 0.02);
+}
+
 /* Channels-last convs get one efficiency per anchor, the median over all
  * their fused types (scratch pages left out), and stay out of the
  * efficiencies of the channels-first kernels of the same type. */
@@ -525,6 +583,45 @@ TEST(spilled_columns_fit_the_walk_not_the_efficiency) {
   CHECK(lpColumnWalkUs(&d, &shapes[0]) == 0);
 }
 
+/* A measured transpose of `elements` f32 whose innermost loop walks a
+ * column of `k` elements `stride` apart, at `efficiency` (one flop an
+ * element, as the pass counts a generic's). */
+static void transposeShape(LpShape *s, double elements, double k, double stride,
+                           double efficiency) {
+  memset(s, 0, sizeof *s);
+  snprintf(s->type, sizeof s->type, "transpose");
+  setField(s, 0, "elements", elements);
+  setField(s, 1, "walk_k", k);
+  setField(s, 2, "walk_stride", stride);
+  setField(s, 3, "walk_writes", 1);
+  measuredF32(s, 4, elements, 8 * elements, efficiency);
+}
+
+/* A transpose whose column spills L1 (4096 elements 4 KiB apart: one set)
+ * is priced by the cost model at the grid's rate, so it is no sample of
+ * the transpose's efficiency where the grid is measured: three such at
+ * 0.05 and three whose column stays (8 elements) at 0.5 make the
+ * efficiency 0.5 with the grid; without it (a profile the cost model
+ * prices by efficiency alone) all six count. */
+TEST(spilled_transposes_are_left_out_where_the_grid_prices_them) {
+  LpShape shapes[6];
+  for (int i = 0; i < 6; i++)
+    transposeShape(&shapes[i], 1 << (16 + i % 3), i < 3 ? 8 : 4096, 1024,
+                   i < 3 ? 0.5 : 0.05);
+  LpShapeSet set = {shapes, 6, 6};
+  LpDeviceNumbers d = epycDevice();
+  CHECK(!lpTransposeWalkSpills(&d, &shapes[3]));
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.transpose"), 0.275, 1e-9);
+  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
+    d.walkGridNs[i][0] = 0.05; /* the grid's shortest column: measured */
+  CHECK(lpTransposeWalkSpills(&d, &shapes[3]) &&
+        !lpTransposeWalkSpills(&d, &shapes[0]));
+  d.numFitted = 0;
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "compute_efficiency.transpose"), 0.5, 1e-9);
+}
+
 /* With the measured grid (column_walk_probe.c), lpColumnWalkUs (the walk
  * the weight-copy fit subtracts from a transposed matmul's time) prices a
  * spilled column at the grid's rate, as the cost model does: point (i, j)
@@ -617,6 +714,8 @@ TEST(without_caches_spilled_columns_are_efficiencies) {
 int main(void) {
   return RUN_TESTS(
       T(power_law_is_fitted_where_it_predicts_better),
+      T(spilled_transposes_are_left_out_where_the_grid_prices_them),
+      T(a_reduction_law_levels_off),
       T(a_family_is_fitted_over_every_type_of_its_anchor),
       T(a_family_without_a_law_takes_the_median_of_its_types),
       T(constant_efficiency_keeps_the_median_and_no_slopes),

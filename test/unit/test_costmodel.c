@@ -331,6 +331,34 @@ TEST(a_type_without_an_efficiency_takes_its_familys) {
   cmProfileDestroy(none);
 }
 
+/* The reduction law (efficiency_reduction_k0|lo|hi): the efficiency times
+ * (1 + k0 / k) / (1 + k0 / centre) at the query's multiply-adds per output,
+ * k = cin x window for a conv, clamped to the fitted range. k0 = 32 over
+ * [16, 4608] (centre 271.5): a 3 x 3 conv over 16 channels (k = 144) runs
+ * at 1.093 x the centre's efficiency, over 512 (4608) at 0.901, over 1024
+ * at 512's; the family's law answers a type without its own. */
+TEST(the_reduction_law_scales_a_convs_efficiency) {
+  static const char device[] =
+      PLAIN_HOST_DEVICE "memory_efficiency,1\ncompute_efficiency.conv2d+*,0.5\n"
+                        "efficiency_reduction_k0.conv2d+*,32\n"
+                        "efficiency_reduction_lo.conv2d+*,16\n"
+                        "efficiency_reduction_hi.conv2d+*,4608\n";
+  CmProfile p = profileWithDevice("reduction", kConvPolicy, kConvTable, device);
+  CHECK(!cmProfileIsNull(p));
+  const char *cins[] = {"16", "512", "1024"};
+  double ks[] = {144, 4608, 4608};
+  for (int i = 0; i < 3; i++) {
+    double factor = (1 + 32 / ks[i]) / (1 + 32 / sqrt(16 * 4608.0));
+    CmEstimate e = askConv(p, "conv2d+relu", cins[i]);
+    CHECK(e.source == CM_SOURCE_ROOFLINE);
+    CHECK_NEAR(e.latencyUs, 1e9 / (1e9 * 0.5 * factor) * 1e6, 1e-6);
+  }
+  CHECK_NEAR(cmReductionLawFactor(144, 32, 16, 4608), 1.0933, 1e-4);
+  CHECK(cmReductionLawFactor(144, 0, 16, 4608) == 1 &&
+        cmReductionLawFactor(NAN, 32, 16, 4608) == 1);
+  cmProfileDestroy(p);
+}
+
 /* device.csv is looked up by bisection: a key written many times answers
  * with its first row, as a scan of the file would, and every key is found
  * among many. */
@@ -1393,6 +1421,7 @@ int main(int argc, char **argv) {
                    T(interpolation_off_is_exact_then_roofline),
                    T(roofline_is_max_of_bounds_plus_launch),
                    T(efficiency_slopes_scale_the_roofline_inside_their_range),
+                   T(the_reduction_law_scales_a_convs_efficiency),
                    T(max_simplex_span_leaves_wide_simplices_to_the_roofline),
                    T(per_kernel_device_values_override_device_wide_ones),
                    T(transposed_weight_pays_its_copy_in_the_roofline),

@@ -141,7 +141,8 @@ bool lpEfficiencyOf(const LpDeviceNumbers *d, const LpShape *s, double *out,
   double us = lpWorkUs(d, s);
   if (!(us > 0) || (tc <= 0 && tm <= 0) || lpTransposesWeight(s) ||
       lpChannelsLast(s) || lpColumnWalkLevel(d, s) >= 2 ||
-      lpAliasesAccumulator(d, s) || lpUnrolledReduction(d, s))
+      lpTransposeWalkSpills(d, s) || lpAliasesAccumulator(d, s) ||
+      lpUnrolledReduction(d, s))
     return false;
   *compute = tc >= tm;
   *out = (*compute ? tc : tm) / (us * 1e-6);

@@ -65,14 +65,6 @@ static double macsOf(const LpShape *s) {
 
 int lpColumnWalkLevel(const LpDeviceNumbers *d, const LpShape *s) {
   const char *dtype = lpShapeField(s, "dtype");
-  if (typeIs(s->type, "transpose")) { /* its walk, as the cost model's */
-    double k = lpShapeNumber(s, "walk_k");
-    double stride = lpShapeNumber(s, "walk_stride");
-    return dtype && k > 1 && stride > 1
-               ? cmColumnWalkLevel(&d->caches, k,
-                                   stride * cmDtypeGetSize(dtype))
-               : 0;
-  }
   double n = lpShapeNumber(s, "n"), k = lpShapeNumber(s, "k");
   if (!isMatmul(s->type) || !dtype || isnan(macsOf(s)))
     return 0;
@@ -114,6 +106,17 @@ bool lpUnrolledReduction(const LpDeviceNumbers *d, const LpShape *s) {
      for every long reduction (a VGG block's 3 x 3 convs +17%, session 17) */
   return grid && ofProbedDtype(s) && reduction >= 1 &&
          reduction <= CM_UNROLLED_REDUCTION;
+}
+
+bool lpTransposeWalkSpills(const LpDeviceNumbers *d, const LpShape *s) {
+  double k = lpShapeNumber(s, "walk_k"),
+         stride = lpShapeNumber(s, "walk_stride");
+  /* priced, as the cost model prices it, from the probed dtype's grids
+     only (costmodel/roofline_loop_matmul.c) */
+  return typeIs(s->type, "transpose") && ofProbedDtype(s) &&
+         cmWalkGridShortestMeasured(gridPoint, d) && k > 1 && stride > 1 &&
+         cmColumnWalkLevel(&d->caches, k,
+                           stride * cmDtypeGetSize(LP_WALK_GRID_DTYPE)) >= 2;
 }
 
 bool lpAliasesAccumulator(const LpDeviceNumbers *d, const LpShape *s) {
@@ -241,8 +244,7 @@ void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *d) {
 
 double lpColumnWalkUs(const LpDeviceNumbers *d, const LpShape *s) {
   int level = lpColumnWalkLevel(d, s);
-  /* no column, or no weight's (a transpose's is not priced here) */
-  if (level < 2 || !(macsOf(s) > 0) || lpUnrolledReduction(d, s))
+  if (level < 2 || lpUnrolledReduction(d, s)) /* walks no column */
     return 0;
   /* the measured grid first, as costmodel/roofline_loop_matmul.c */
   double ns =

@@ -20,6 +20,18 @@
  * (<anchor>+*, calibrate.c) is fitted the same way over the shapes of all
  * of its types, whose fields are the anchor's (passes/describe.c).
  *
+ * A matmul's or conv's efficiency also follows the multiply-adds each output
+ * accumulates (k, cin x window: cmReductionPerOutput), in a form no power law
+ * has: through `loops` the time per multiply-add rises with the reduction
+ * and levels off (3 x 3 convs: 0.67 ns at 16 channels, 0.80 at 64, 0.84 at
+ * 512; 1 x 1: 0.36 at 31, 0.60 at 96, 0.76 at 320), which a slope over cin,
+ * fitted where most shapes are short, carried on: VGG-11's 3 x 3 convs over
+ * 512 channels were priced 34% too slow. So the law may carry a reduction
+ * term, ln((1 + k0 / k) / (1 + k0 / centre)) (cmReductionLawFactor), with
+ * k0 the one of kReductionK0 whose law predicts the shapes left out best,
+ * or none; on the project's VM's conv2d+* shapes k0 = 32 took the error left
+ * out from 10.7% to 4.1% (docs/profiling.md, "The reduction law").
+ *
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
 
@@ -34,14 +46,19 @@ enum { kMaxTerms = LAT_MAX_FIELDS + 1 };
 static const double kRidge = 0.01;   /* per shape, on the slopes       */
 static const double kBetterBy = 0.9; /* LOO error the law must beat    */
 static const int kShapesPerTerm = 3; /* shapes needed per fitted term  */
+/* the reduction term's k0 tried (multiply-adds), none first */
+static const double kReductionK0[] = {0, 8, 16, 32, 64, 128, 256};
 
 typedef struct {
   int numFields;             /* fields fitted                         */
   int field[LAT_MAX_FIELDS]; /* their indexes in the shapes' fields   */
   double lo[LAT_MAX_FIELDS], hi[LAT_MAX_FIELDS]; /* raw range          */
-  size_t n;  /* shapes                                */
-  double *z; /* n x numFields centred log values      */
-  double *y; /* n ln efficiencies                     */
+  size_t n;        /* shapes                                */
+  double *z;       /* n x numFields centred log values      */
+  double *y;       /* n ln efficiencies                     */
+  double *k;       /* n reductions per output (NAN: none)   */
+  double *off;     /* n reduction terms of the law (or 0)   */
+  double kLo, kHi; /* the reductions' range (kHi > kLo: a term fits) */
 } Samples;
 
 static bool positiveNumber(const char *text, double *out) {
@@ -96,7 +113,7 @@ static bool fitLaw(const Samples *s, long skip, double *coef) {
     for (int j = 0; j < s->numFields; j++)
       x[j + 1] = s->z[i * s->numFields + j];
     for (int r = 0; r < terms; r++) {
-      rhs[r] += x[r] * s->y[i];
+      rhs[r] += x[r] * (s->y[i] - s->off[i]);
       for (int c = 0; c < terms; c++)
         a[r][c] += x[r] * x[c];
     }
@@ -111,7 +128,7 @@ static bool fitLaw(const Samples *s, long skip, double *coef) {
 }
 
 static double predictLaw(const Samples *s, const double *coef, size_t i) {
-  double v = coef[0];
+  double v = coef[0] + s->off[i];
   for (int j = 0; j < s->numFields; j++)
     v += coef[j + 1] * s->z[i * s->numFields + j];
   return v;
@@ -140,6 +157,42 @@ static double looLawError(const Samples *s) {
     sum += fabs(predictLaw(s, coef, i) - s->y[i]);
   }
   return sum / (double)s->n;
+}
+
+/* Sets the samples' reduction terms for `k0` (0: none). */
+static void setReductionTerm(Samples *s, double k0) {
+  for (size_t i = 0; i < s->n; i++)
+    s->off[i] = log(cmReductionLawFactor(s->k[i], k0, s->kLo, s->kHi));
+}
+
+/* The k0 of kReductionK0 whose law predicts the samples left out best, its
+ * terms set and that error in `*error`; 0 (none) unless it beats the law
+ * without the term as the law must beat the median (kBetterBy), and when
+ * the samples have no varying reduction. */
+static double chooseReductionTerm(Samples *s, double *error) {
+  setReductionTerm(s, 0);
+  double none = looLawError(s), best = 0, bestError = INFINITY;
+  size_t tries =
+      s->kHi > s->kLo ? sizeof kReductionK0 / sizeof *kReductionK0 : 1;
+  for (size_t t = 1; t < tries; t++) {
+    setReductionTerm(s, kReductionK0[t]);
+    double e = looLawError(s);
+    if (e < bestError) {
+      bestError = e;
+      best = kReductionK0[t];
+    }
+  }
+  if (!(bestError < kBetterBy * none)) {
+    best = 0;
+    bestError = none;
+  }
+  setReductionTerm(s, best);
+  *error = bestError;
+  return best;
+}
+
+static double shapeValue(const void *context, const char *name) {
+  return lpShapeNumber(context, name);
 }
 
 /* The first measured shape in `scope` (a type or a family, lpInScope) and
@@ -200,10 +253,18 @@ static bool collect(const LpShapeSet *set, const LpDeviceNumbers *d,
     }
   }
   s->n = 0;
+  s->kLo = INFINITY;
+  s->kHi = -INFINITY;
   for (size_t i = 0; i < set->count; i++) {
     const LpShape *t = &set->items[i];
     if (!isMember(d, t, m, &eff))
       continue;
+    /* a reduction term only when every shape has a reduction */
+    double k = cmReductionPerOutput(t->type, shapeValue, t);
+    s->k[s->n] = k;
+    bool reduces = k > 0 && !isnan(s->kLo);
+    s->kLo = reduces ? fmin(s->kLo, k) : NAN;
+    s->kHi = reduces ? fmax(s->kHi, k) : NAN;
     for (int j = 0; j < s->numFields; j++) {
       positiveNumber(t->values[s->field[j]], &v);
       s->z[s->n * s->numFields + j] =
@@ -227,11 +288,13 @@ static void fitScopeLaw(const LpShapeSet *set, LpDeviceNumbers *d,
   if (!collect(set, d, &m, s))
     return;
   double coef[kMaxTerms];
-  double law = looLawError(s), median = looMedianError(s, scratch);
+  double law;
+  double k0 = chooseReductionTerm(s, &law);
+  double median = looMedianError(s, scratch);
   /* all of the law's keys or none: the centre efficiency without its
    * slopes would be a biased median */
   if (!(law < kBetterBy * median) || !fitLaw(s, -1, coef) ||
-      d->numFitted + 1 + 3 * s->numFields > LP_MAX_FITTED)
+      d->numFitted + 1 + 3 * s->numFields + (k0 > 0 ? 3 : 0) > LP_MAX_FITTED)
     return;
   char key[sizeof d->fittedKeys[0]];
   lpDeviceSetFitted(d, compute ? "compute_efficiency" : "memory_efficiency",
@@ -242,21 +305,31 @@ static void fitScopeLaw(const LpShapeSet *set, LpDeviceNumbers *d,
     lpDeviceSetFitted(d, "efficiency_lo", key, s->lo[j]);
     lpDeviceSetFitted(d, "efficiency_hi", key, s->hi[j]);
   }
+  if (k0 > 0) {
+    lpDeviceSetFitted(d, "efficiency_reduction_k0", scope, k0);
+    lpDeviceSetFitted(d, "efficiency_reduction_lo", scope, s->kLo);
+    lpDeviceSetFitted(d, "efficiency_reduction_hi", scope, s->kHi);
+  }
 }
 
 void lpFitEfficiencySlopes(const LpShapeSet *set, LpDeviceNumbers *d) {
   Samples s = {0};
   s.z = malloc((set->count + 1) * LAT_MAX_FIELDS * sizeof *s.z);
   s.y = malloc((set->count + 1) * sizeof *s.y);
+  s.k = malloc((set->count + 1) * sizeof *s.k);
+  s.off = calloc(set->count + 1, sizeof *s.off);
   double *scratch = malloc((set->count + 1) * sizeof *scratch);
   char family[CM_KERNEL_FAMILY_SIZE];
-  for (size_t i = 0; s.z && s.y && scratch && i < set->count; i++)
+  bool ready = s.z && s.y && s.k && s.off && scratch;
+  for (size_t i = 0; ready && i < set->count; i++)
     if (lpFirstOfType(set, i))
       fitScopeLaw(set, d, set->items[i].type, &s, scratch);
-  for (size_t i = 0; s.z && s.y && scratch && i < set->count; i++)
+  for (size_t i = 0; ready && i < set->count; i++)
     if (lpFirstOfFamily(set, i, family, sizeof family))
       fitScopeLaw(set, d, family, &s, scratch);
   free(s.z);
   free(s.y);
+  free(s.k);
+  free(s.off);
   free(scratch);
 }

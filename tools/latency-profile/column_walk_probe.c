@@ -69,22 +69,22 @@ static long rowWidthFor(const CmCacheGeometry *g, double sets) {
  * layer's weight (a generic writing through the permuted output map): its
  * innermost loop writes a column of k elements n apart. */
 static bool transposeProbeText(long n, long k, char *out, size_t size) {
+  const char *T = LP_WALK_GRID_DTYPE;
+  char in[64], result[64];
+  snprintf(in, sizeof in, "tensor<%ldx%ldx%s>", n, k, T);
+  snprintf(result, sizeof result, "tensor<%ldx%ldx%s>", k, n, T);
   int used = snprintf(
       out, size,
       "#in = affine_map<(d0, d1) -> (d0, d1)>\n"
       "#out = affine_map<(d0, d1) -> (d1, d0)>\n"
-      "func.func @probe(%%a: tensor<%ldx%ldx%s>) -> tensor<%ldx%ldx%s> {\n"
-      "  %%e = tensor.empty() : tensor<%ldx%ldx%s>\n"
+      "func.func @probe(%%a: %s) -> %s {\n"
+      "  %%e = tensor.empty() : %s\n"
       "  %%t = linalg.generic {indexing_maps = [#in, #out], iterator_types = "
-      "[\"parallel\", \"parallel\"]} ins(%%a : tensor<%ldx%ldx%s>) outs(%%e "
-      ": tensor<%ldx%ldx%s>) {\n"
+      "[\"parallel\", \"parallel\"]} ins(%%a : %s) outs(%%e : %s) {\n"
       "  ^bb0(%%x: %s, %%o: %s):\n    linalg.yield %%x : %s\n"
-      "  } -> tensor<%ldx%ldx%s>\n"
-      "  return %%t : tensor<%ldx%ldx%s>\n}\n",
-      n, k, LP_WALK_GRID_DTYPE, k, n, LP_WALK_GRID_DTYPE, k, n,
-      LP_WALK_GRID_DTYPE, n, k, LP_WALK_GRID_DTYPE, k, n, LP_WALK_GRID_DTYPE,
-      LP_WALK_GRID_DTYPE, LP_WALK_GRID_DTYPE, LP_WALK_GRID_DTYPE, k, n,
-      LP_WALK_GRID_DTYPE, k, n, LP_WALK_GRID_DTYPE);
+      "  } -> %s\n"
+      "  return %%t : %s\n}\n",
+      in, result, result, in, result, T, T, T, result, result);
   return used > 0 && (size_t)used < size;
 }
 

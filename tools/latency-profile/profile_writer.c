@@ -164,6 +164,18 @@ static void writeEfficiencies(FILE *out, const LpDeviceNumbers *d) {
     fputs("memory_efficiency,1\n", out);
 }
 
+/* The measured points of the column-walk grid of `side`. */
+static void writeGrid(FILE *out, CmWalkSide side,
+                      const double grid[CM_WALK_GRID_SETS][CM_WALK_GRID_KS]) {
+  char key[160];
+  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
+    for (int j = 0; j < CM_WALK_GRID_KS; j++)
+      if (grid[i][j] > 0) {
+        cmWalkGridKey(key, sizeof key, side, LP_WALK_GRID_DTYPE, i, j);
+        fprintf(out, "%s,%.6g\n", key, grid[i][j]);
+      }
+}
+
 static bool writeDevice(const char *dir, const LpHostInfo *info,
                         const LpDeviceNumbers *d, char *err, size_t size) {
   char path[4400];
@@ -234,19 +246,8 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
   if (d->vectorBits > 0)
     fprintf(out, "vector_bits,%.0f\n", d->vectorBits);
   char key[160];
-  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
-    for (int j = 0; j < CM_WALK_GRID_KS; j++)
-      if (d->walkGridNs[i][j] > 0) {
-        cmWalkGridKey(key, sizeof key, CM_WALK_READS, LP_WALK_GRID_DTYPE, i, j);
-        fprintf(out, "%s,%.6g\n", key, d->walkGridNs[i][j]);
-      }
-  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
-    for (int j = 0; j < CM_WALK_GRID_KS; j++)
-      if (d->writeWalkGridNs[i][j] > 0) {
-        cmWalkGridKey(key, sizeof key, CM_WALK_WRITES, LP_WALK_GRID_DTYPE, i,
-                      j);
-        fprintf(out, "%s,%.6g\n", key, d->writeWalkGridNs[i][j]);
-      }
+  writeGrid(out, CM_WALK_READS, d->walkGridNs);
+  writeGrid(out, CM_WALK_WRITES, d->writeWalkGridNs);
   for (int j = 0; j < CM_ACCUMULATOR_WALK_POINTS; j++)
     if (d->accumulatorWalkNs[j] > 0) {
       cmAccumulatorWalkKey(key, sizeof key, LP_WALK_GRID_DTYPE, j);

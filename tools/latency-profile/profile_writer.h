@@ -85,11 +85,17 @@ void lpFitEfficiencySlopes(const LpShapeSet *set, LpDeviceNumbers *device);
 /// `column_walk_ns_l2|mem.[<type>.]<dtype>` (calibrate_column_walk.c).
 void lpFitColumnWalk(const LpShapeSet *set, LpDeviceNumbers *device);
 
-/// The cache level the column shape `s` walks stays in under `device`'s
-/// caches (latency/column_walk.h): a matmul's weight column, a transpose's
-/// (walk_k elements walk_stride apart, passes/transpose_walk.h): 1, 2 or
-/// 3; 0 when `s` is neither, walks no column, or the caches are unknown.
+/// The cache level matmul shape `s`'s weight column stays in under
+/// `device`'s caches (latency/column_walk.h): 1, 2 or 3; 0 when `s` is no
+/// matmul or the caches are unknown.
 int lpColumnWalkLevel(const LpDeviceNumbers *device, const LpShape *s);
+
+/// True when transpose shape `s` walks a column (walk_k elements
+/// walk_stride apart, passes/transpose_walk.h) that spills L1 under
+/// `device`'s caches and the cost model prices that walk: f32, with the
+/// column-walk grid measured. Such a shape is no sample of the transpose's
+/// efficiency.
+bool lpTransposeWalkSpills(const LpDeviceNumbers *device, const LpShape *s);
 
 /// Returns whether shape `s` is an f32 matmul or channels-first conv whose
 /// reduction per output (k, or channels x window) is at most

@@ -83,7 +83,8 @@ typedef enum { CM_WALK_READS, CM_WALK_WRITES } CmWalkSide;
 void cmWalkGridKey(char *out, size_t size, CmWalkSide side, const char *dtype,
                    int setsIndex, int kIndex);
 
-/// A grid point's ns per multiply-add; <= 0 or NAN when not measured
+/// A grid point's ns per step (a multiply-add of the read grid, an element
+/// a transpose moves of the write grid); <= 0 or NAN when not measured
 /// (infinite counts as not measured).
 typedef double (*CmWalkGridFn)(const void *context, int setsIndex, int kIndex);
 

@@ -131,6 +131,9 @@ void cmQueryWork(const CmQuery *query, double *flops, double *bytes);
 
 /*--- Fitted laws ---*/
 
+/// Looks up the number called `name` (an axis or regime value) or NAN.
+typedef double (*CmValueFn)(const void *context, const char *name);
+
 /// A law fitted over x in [`lo`, `hi`] with its values at the centre
 /// sqrt(lo x hi), at `x`: (x / centre) ^ `slope`, x clamped to the range
 /// (never extrapolated); 1 without a slope, a range or an x > 0. How the
@@ -138,6 +141,24 @@ void cmQueryWork(const CmQuery *query, double *flops, double *bytes);
 /// roofline's copy and L2 walk laws, and how latency-profile, which fits
 /// them, applies them too.
 double cmClampedLawFactor(double x, double slope, double lo, double hi);
+
+/// The multiply-adds that accumulate into one output of kernel `kernel`
+/// (its fields through `value`): a matmul's or batch_matmul's k, a conv's
+/// cin x window (a grouped conv's window is kh x kw over its groups,
+/// passes/describe.c), a depthwise conv's window; NAN for other kernels or
+/// unknown fields.
+double cmReductionPerOutput(const char *kernel, CmValueFn value,
+                            const void *context);
+
+/// The efficiency along a reduction of `k` multiply-adds per output:
+/// (1 + k0 / k) / (1 + k0 / centre), k clamped to [`lo`, `hi`], centre
+/// sqrt(lo x hi); 1 without a k0 > 0, a range or a k > 0. Through `loops`
+/// each output's reduction is a chain of dependent adds: short chains
+/// overlap in the core's window, long ones wait on each add, so the time per
+/// multiply-add rises with k and levels off (3 x 3 convs: 0.67 ns at 16
+/// channels, 0.80 at 64, 0.84 at 512 on the project's VM), which no power
+/// law of cin and window follows (docs/profiling.md, "The reduction law").
+double cmReductionLawFactor(double k, double k0, double lo, double hi);
 
 /// Multiplies the efficiencies a roofline uses by an efficiency slope's
 /// factor `scale` on the side a kernel has an efficiency of its own

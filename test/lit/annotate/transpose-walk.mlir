@@ -21,9 +21,19 @@
 // CHECK: "type":"transpose"
 // CHECK-SAME: "axes":"elements=150528 walk_k=3 walk_stride=50176 walk_writes=0"
 // CHECK: "type":"transpose"
-// CHECK-SAME: "axes":"elements=3840"
+// CHECK-SAME: "axes":"elements=3840",
 // CHECK: "type":"copy"
 // CHECK-SAME: "axes":"elements=4096"
+// Both maps permuted (rank 3): the larger stride walks, here the input's
+// (loops 4 x 8 x 16, the innermost d2 is the input's first dim: 32 apart).
+// CHECK: "type":"transpose"
+// CHECK-SAME: "axes":"elements=512 walk_k=16 walk_stride=32 walk_writes=0"
+// A dynamic dim, or a rank beyond the pass's 8, leaves the walk unknown: no
+// fields, no claim that it walks nothing.
+// CHECK: "type":"transpose"
+// CHECK-SAME: "axes":"elements=576",
+// CHECK: "type":"transpose"
+// CHECK-SAME: "axes":"elements={{[0-9]+}}",
 #in = affine_map<(d0, d1) -> (d0, d1)>
 #swap = affine_map<(d0, d1) -> (d1, d0)>
 func.func @transposes(%w: tensor<1024x576xf32>, %v: tensor<512x1000xf32>,
@@ -48,4 +58,25 @@ func.func @transposes(%w: tensor<1024x576xf32>, %v: tensor<512x1000xf32>,
   %e3 = tensor.empty() : tensor<64x64xf32>
   %copy = linalg.copy ins(%c : tensor<64x64xf32>) outs(%e3 : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %written, %read, %named, %tosa, %heads, %copy : tensor<576x1024xf32>, tensor<1000x512xf32>, tensor<768x768xf32>, tensor<1x224x224x3xf32>, tensor<1x12x5x64xf32>, tensor<64x64xf32>
+}
+
+#rot_in = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
+#rot_out = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
+#nine_in = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d8, d0, d1, d2, d3, d4, d5, d6, d7)>
+#nine_out = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4, d5, d6, d7, d8)>
+func.func @odd_transposes(%r: tensor<16x4x8xf32>, %d: tensor<?x576xf32>,
+                          %n: tensor<3x2x1x1x1x1x1x1x2xf32>)
+    -> (tensor<8x16x4xf32>, tensor<576x?xf32>, tensor<2x1x1x1x1x1x1x2x3xf32>) {
+  %e = tensor.empty() : tensor<8x16x4xf32>
+  %rot = linalg.generic {indexing_maps = [#rot_in, #rot_out], iterator_types = ["parallel", "parallel", "parallel"]} ins(%r : tensor<16x4x8xf32>) outs(%e : tensor<8x16x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<8x16x4xf32>
+  %dyn = tosa.transpose %d {perms = array<i32: 1, 0>} : (tensor<?x576xf32>) -> tensor<576x?xf32>
+  %en = tensor.empty() : tensor<2x1x1x1x1x1x1x2x3xf32>
+  %nine = linalg.generic {indexing_maps = [#nine_in, #nine_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%n : tensor<3x2x1x1x1x1x1x1x2xf32>) outs(%en : tensor<2x1x1x1x1x1x1x2x3xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<2x1x1x1x1x1x1x2x3xf32>
+  return %rot, %dyn, %nine : tensor<8x16x4xf32>, tensor<576x?xf32>, tensor<2x1x1x1x1x1x1x2x3xf32>
 }
