@@ -206,7 +206,7 @@ int64_t latI64ArrayAttr(MlirOperation op, const char *name, int index,
                         int64_t fallback) {
   MlirAttribute a =
       mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
-  if (mlirAttributeIsNull(a))
+  if (mlirAttributeIsNull(a) || index < 0) /* a rank-0 op's "last" dim */
     return fallback;
   if (mlirAttributeIsADenseI64Array(a))
     return index < mlirDenseArrayGetNumElements(a)

@@ -16,9 +16,10 @@
 /* True when `shape` (of `v`) is all of `v`'s shape: static, and of the rank
  * its type has (latShapeOf keeps at most LAT_MAX_RANK dims). */
 static bool wholeStaticShape(MlirValue v, const LatShape *shape) {
+  if (!shape->isTensor || shape->dynamic) /* a null value is no tensor */
+    return false;
   MlirType type = mlirValueGetType(v);
-  return shape->isTensor && !shape->dynamic && mlirTypeIsAShaped(type) &&
-         mlirShapedTypeHasRank(type) &&
+  return mlirTypeIsAShaped(type) && mlirShapedTypeHasRank(type) &&
          mlirShapedTypeGetRank(type) == shape->rank;
 }
 
@@ -66,8 +67,15 @@ static bool innermostStrides(MlirOperation op, const LatShape *in,
   /* linalg.transpose's `permutation`, tosa.transpose's `perms`: result dim
      i is input dim perm[i], and the loops run over the result */
   const char *name = latOpIs(op, "linalg.transpose") ? "permutation" : "perms";
+  /* a rank-0 transpose moves one element: no walk (MLIR 22's verifier
+     crashes on a rank-0 linalg.transpose before any pass runs, so this
+     guards builders, not parsed IR) */
+  if (out->rank < 1) {
+    *inStride = *outStride = *trips = 1;
+    return true;
+  }
   int64_t inDim = latI64ArrayAttr(op, name, out->rank - 1, -1);
-  if (out->rank < 1 || inDim < 0 || inDim >= in->rank ||
+  if (inDim < 0 || inDim >= in->rank ||
       latI64ArrayAttr(op, name, out->rank, -1) != -1) /* one per dim */
     return false;
   *inStride = strideOf(in, inDim);

@@ -599,10 +599,11 @@ static void transposeShape(LpShape *s, double elements, double k, double stride,
 
 /* A transpose whose column spills L1 (4096 elements 4 KiB apart: one set)
  * is priced by the cost model at the grid's rate, so it is no sample of
- * the transpose's efficiency where the grid is measured: three such at
+ * the transpose's efficiency where the grid has that point: three such at
  * 0.05 and three whose column stays (8 elements) at 0.5 make the
- * efficiency 0.5 with the grid; without it (a profile the cost model
- * prices by efficiency alone) all six count. */
+ * efficiency 0.5 with the write grid's point (one set, k = 4096); without
+ * it (a profile the cost model prices by efficiency alone) all six
+ * count. */
 TEST(spilled_transposes_are_left_out_where_the_grid_prices_them) {
   LpShape shapes[6];
   for (int i = 0; i < 6; i++)
@@ -613,8 +614,7 @@ TEST(spilled_transposes_are_left_out_where_the_grid_prices_them) {
   CHECK(!lpTransposeWalkSpills(&d, &shapes[3]));
   lpFitEfficiencies(&set, &d);
   CHECK_NEAR(fitted(&d, "compute_efficiency.transpose"), 0.275, 1e-9);
-  for (int i = 0; i < CM_WALK_GRID_SETS; i++)
-    d.walkGridNs[i][0] = 0.05; /* the grid's shortest column: measured */
+  d.writeWalkGridNs[0][8] = 5; /* one set, k = 4096: the spilled column */
   CHECK(lpTransposeWalkSpills(&d, &shapes[3]) &&
         !lpTransposeWalkSpills(&d, &shapes[0]));
   d.numFitted = 0;

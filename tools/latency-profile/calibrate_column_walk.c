@@ -108,15 +108,30 @@ bool lpUnrolledReduction(const LpDeviceNumbers *d, const LpShape *s) {
          reduction <= CM_UNROLLED_REDUCTION;
 }
 
+/* The write grid's point, as gridPoint the read one's. */
+static double writeGridPoint(const void *context, int setsIndex, int kIndex) {
+  const LpDeviceNumbers *d = context;
+  return d->writeWalkGridNs[setsIndex][kIndex];
+}
+
 bool lpTransposeWalkSpills(const LpDeviceNumbers *d, const LpShape *s) {
-  double k = lpShapeNumber(s, "walk_k"),
-         stride = lpShapeNumber(s, "walk_stride");
-  /* priced, as the cost model prices it, from the probed dtype's grids
-     only (costmodel/roofline_loop_matmul.c) */
-  return typeIs(s->type, "transpose") && ofProbedDtype(s) &&
-         cmWalkGridShortestMeasured(gridPoint, d) && k > 1 && stride > 1 &&
-         cmColumnWalkLevel(&d->caches, k,
-                           stride * cmDtypeGetSize(LP_WALK_GRID_DTYPE)) >= 2;
+  double k = lpShapeNumber(s, "walk_k");
+  double bytes =
+      lpShapeNumber(s, "walk_stride") * cmDtypeGetSize(LP_WALK_GRID_DTYPE);
+  if (!typeIs(s->type, "transpose") || !ofProbedDtype(s) || !(k > 1) ||
+      !(bytes > cmDtypeGetSize(LP_WALK_GRID_DTYPE)) ||
+      cmColumnWalkLevel(&d->caches, k, bytes) < 2)
+    return false;
+  /* priced as the cost model prices it (costmodel/roofline_loop_matmul.c):
+     at its side's grid, a written column without that grid at the read
+     one's, and not at all without either */
+  double sets = cmColumnWalkL1Sets(&d->caches, k, bytes);
+  double ns = lpShapeNumber(s, "walk_writes") == 1
+                  ? cmWalkGridNs(writeGridPoint, d, sets, k)
+                  : NAN;
+  if (!(ns > 0))
+    ns = cmWalkGridNs(gridPoint, d, sets, k);
+  return ns > 0;
 }
 
 bool lpAliasesAccumulator(const LpDeviceNumbers *d, const LpShape *s) {

@@ -92,9 +92,10 @@ int lpColumnWalkLevel(const LpDeviceNumbers *device, const LpShape *s);
 
 /// True when transpose shape `s` walks a column (walk_k elements
 /// walk_stride apart, passes/transpose_walk.h) that spills L1 under
-/// `device`'s caches and the cost model prices that walk: f32, with the
-/// column-walk grid measured. Such a shape is no sample of the transpose's
-/// efficiency.
+/// `device`'s caches and the cost model prices that walk: f32, at a
+/// measured rate of its side's grid at its L1 sets and length (a written
+/// column without the write grid: the read one's). Such a shape is no
+/// sample of the transpose's efficiency.
 bool lpTransposeWalkSpills(const LpDeviceNumbers *device, const LpShape *s);
 
 /// Returns whether shape `s` is an f32 matmul or channels-first conv whose
