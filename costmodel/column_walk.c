@@ -136,6 +136,15 @@ bool cmUnrolledReductionVectorizes(double reduction, double row,
   return !(lanes > 0) || row >= lanes;
 }
 
+double cmWalkSideNs(CmWalkGridFn reads, const void *readsContext,
+                    CmWalkGridFn writes, const void *writesContext,
+                    CmWalkSide side, double sets, double k) {
+  double ns = side == CM_WALK_WRITES
+                  ? cmWalkGridNs(writes, writesContext, sets, k)
+                  : NAN;
+  return ns > 0 ? ns : cmWalkGridNs(reads, readsContext, sets, k);
+}
+
 bool cmWalkGridShortestMeasured(CmWalkGridFn at, const void *context) {
   for (int s = 0; at && s < CM_WALK_GRID_SETS; s++)
     if (!measured(at(context, s, 0)))

@@ -18,6 +18,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "efficiency_slopes.h"
+#include "roofline.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -57,17 +58,14 @@ double cmReductionLawFactor(double k, double k0, double lo, double hi) {
  * at the query's reduction; 1 without one. */
 static double reductionFactor(CmProfile profile, const char *kernel,
                               CmValueFn value, const void *context) {
-  char key[256];
-  snprintf(key, sizeof key, "efficiency_reduction_k0.%s", kernel);
-  double k0 = cmProfileGetDeviceNumber(profile, key, NAN);
+  double k0 =
+      cmRooflineKernelNumber(profile, "efficiency_reduction_k0", kernel, NULL);
   if (!(k0 > 0))
     return 1;
-  snprintf(key, sizeof key, "efficiency_reduction_lo.%s", kernel);
-  double lo = cmProfileGetDeviceNumber(profile, key, NAN);
-  snprintf(key, sizeof key, "efficiency_reduction_hi.%s", kernel);
-  double hi = cmProfileGetDeviceNumber(profile, key, NAN);
-  return cmReductionLawFactor(cmReductionPerOutput(kernel, value, context), k0,
-                              lo, hi);
+  return cmReductionLawFactor(
+      cmReductionPerOutput(kernel, value, context), k0,
+      cmRooflineKernelNumber(profile, "efficiency_reduction_lo", kernel, NULL),
+      cmRooflineKernelNumber(profile, "efficiency_reduction_hi", kernel, NULL));
 }
 
 void cmScaleOwnEfficiencies(bool ownCompute, bool ownMemory, double scale,

@@ -120,7 +120,8 @@ typedef struct {
   double batch, m, n, k, row, steps, taps;
   double outRow;   /* output elements along the vectorized loop: n, ow */
   bool moves;      /* a transpose: each element moved once, no reduction */
-  CmWalkSide side; /* which side walks: a transpose may write its column */
+  CmWalkSide side; /* which side walks (CM_WALK_READS unless a transpose
+                      writes its column) */
 } LoopProduct;
 
 static double orOne(double v) { return isnan(v) ? 1 : v; }
@@ -134,16 +135,14 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
                           const void *context, LoopProduct out[2]) {
   if (cmKernelIs(kernel, "matmul") || cmKernelIs(kernel, "batch_matmul")) {
     double n = value(context, "n");
-    out[0] = (LoopProduct){batchOf(value, context),
-                           value(context, "m"),
-                           n,
-                           value(context, "k"),
-                           n,
-                           1,
-                           1,
-                           n,
-                           false,
-                           CM_WALK_READS};
+    out[0] = (LoopProduct){.batch = batchOf(value, context),
+                           .m = value(context, "m"),
+                           .n = n,
+                           .k = value(context, "k"),
+                           .row = n,
+                           .steps = 1,
+                           .taps = 1,
+                           .outRow = n};
     return 1;
   }
   /* A transpose walks one column per pass of its innermost loop, walk_k
@@ -153,17 +152,18 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
     double k = value(context, "walk_k"), elements = value(context, "elements");
     if (!(k > 1) || !(value(context, "walk_stride") > 1) || !(elements >= k))
       return 0;
-    out[0] = (LoopProduct){1,
-                           1,
-                           elements / k,
-                           k,
-                           value(context, "walk_stride"),
-                           1,
-                           1,
-                           k,
-                           true,
-                           value(context, "walk_writes") == 1 ? CM_WALK_WRITES
-                                                              : CM_WALK_READS};
+    out[0] = (LoopProduct){.batch = 1,
+                           .m = 1,
+                           .n = elements / k,
+                           .k = k,
+                           .row = value(context, "walk_stride"),
+                           .steps = 1,
+                           .taps = 1,
+                           .outRow = k,
+                           .moves = true,
+                           .side = value(context, "walk_writes") == 1
+                                       ? CM_WALK_WRITES
+                                       : CM_WALK_READS};
     return 1;
   }
   /* A channels-first conv (linalg's nchw: loops n, f, oh, ow, c, kh, kw)
@@ -182,16 +182,14 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
     if (!(stride >= 1) || !(kh >= 1))
       return 0;
     double hw = value(context, "hw"), side = sqrt(hw) * stride + kh - 1;
-    out[0] = (LoopProduct){batchOf(value, context),
-                           value(context, "cout"),
-                           hw,
-                           value(context, "cin"),
-                           side * side,
-                           kh,
-                           value(context, "window"),
-                           sqrt(hw),
-                           false,
-                           CM_WALK_READS};
+    out[0] = (LoopProduct){.batch = batchOf(value, context),
+                           .m = value(context, "cout"),
+                           .n = hw,
+                           .k = value(context, "cin"),
+                           .row = side * side,
+                           .steps = kh,
+                           .taps = value(context, "window"),
+                           .outRow = sqrt(hw)};
     return 1;
   }
   if (!cmKernelIs(kernel, "attention") &&
@@ -203,9 +201,22 @@ static int loopProductsOf(const char *kernel, CmValueFn value,
   len = isnan(len) ? seq : len;
   double d = value(context, "head_dim");
   double heads = batchOf(value, context) * value(context, "heads");
-  out[0] =
-      (LoopProduct){heads, seq, len, d, len, 1, 1, len, false, CM_WALK_READS};
-  out[1] = (LoopProduct){heads, seq, d, len, d, 1, 1, d, false, CM_WALK_READS};
+  out[0] = (LoopProduct){.batch = heads,
+                         .m = seq,
+                         .n = len,
+                         .k = d,
+                         .row = len,
+                         .steps = 1,
+                         .taps = 1,
+                         .outRow = len};
+  out[1] = (LoopProduct){.batch = heads,
+                         .m = seq,
+                         .n = d,
+                         .k = len,
+                         .row = d,
+                         .steps = 1,
+                         .taps = 1,
+                         .outRow = d};
   return 2;
 }
 
@@ -253,13 +264,11 @@ static double walkNs(CmProfile profile, const char *kernel, const char *dtype,
                      const CmCacheGeometry *g, const double levelNs[2],
                      int level, double k, double stride, CmWalkSide side,
                      bool moves) {
-  DtypeContext grid = {profile, dtype, side};
+  DtypeContext reads = {profile, dtype, CM_WALK_READS};
+  DtypeContext writes = {profile, dtype, CM_WALK_WRITES};
   double sets = cmColumnWalkL1Sets(g, k, stride); /* counted once for all */
-  double ns = cmWalkGridNs(gridPoint, &grid, sets, k);
-  if (!(ns > 0) && side == CM_WALK_WRITES) {
-    grid.side = CM_WALK_READS;
-    ns = cmWalkGridNs(gridPoint, &grid, sets, k);
-  }
+  double ns =
+      cmWalkSideNs(gridPoint, &reads, gridPoint, &writes, side, sets, k);
   if (ns > 0 || moves)
     return ns > 0 ? ns : 0;
   ns = levelNs[level - 2] > 0 ? levelNs[level - 2] : 0;

@@ -125,13 +125,10 @@ bool lpTransposeWalkSpills(const LpDeviceNumbers *d, const LpShape *s) {
   /* priced as the cost model prices it (costmodel/roofline_loop_matmul.c):
      at its side's grid, a written column without that grid at the read
      one's, and not at all without either */
-  double sets = cmColumnWalkL1Sets(&d->caches, k, bytes);
-  double ns = lpShapeNumber(s, "walk_writes") == 1
-                  ? cmWalkGridNs(writeGridPoint, d, sets, k)
-                  : NAN;
-  if (!(ns > 0))
-    ns = cmWalkGridNs(gridPoint, d, sets, k);
-  return ns > 0;
+  CmWalkSide side =
+      lpShapeNumber(s, "walk_writes") == 1 ? CM_WALK_WRITES : CM_WALK_READS;
+  return cmWalkSideNs(gridPoint, d, writeGridPoint, d, side,
+                      cmColumnWalkL1Sets(&d->caches, k, bytes), k) > 0;
 }
 
 bool lpAliasesAccumulator(const LpDeviceNumbers *d, const LpShape *s) {

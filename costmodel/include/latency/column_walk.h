@@ -97,6 +97,17 @@ typedef double (*CmWalkGridFn)(const void *context, int setsIndex, int kIndex);
 double cmWalkGridNs(CmWalkGridFn at, const void *context, double sets,
                     double k);
 
+/// Returns the time per step of a column walked on `side` (CmWalkSide):
+/// cmWalkGridNs over the write grid (`writes` over `writesContext`) for a
+/// written column, and over the read grid (`reads`) for a read one or a
+/// written one the write grid has no rate for (a profile made before
+/// session 18). NAN when neither has one. The cost model and
+/// latency-profile's calibration both ask it, so that they price the same
+/// transposes.
+double cmWalkSideNs(CmWalkGridFn reads, const void *readsContext,
+                    CmWalkGridFn writes, const void *writesContext,
+                    CmWalkSide side, double sets, double k);
+
 /// Returns whether every point of the grid's shortest column (k = 32, at
 /// every sets) is measured: the rate of an unrolled reduction at whatever
 /// sets its column crowds (CM_UNROLLED_REDUCTION). The cost model and
