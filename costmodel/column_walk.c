@@ -226,3 +226,31 @@ bool cmAccumulatorWalkMeasured(CmAccumulatorWalkFn at, const void *context) {
       return false;
   return at != NULL;
 }
+
+const double cmColdWriteLlcShares[CM_COLD_WRITE_POINTS] = {0.25, 0.5, 1, 2, 4};
+
+void cmColdWriteKey(char *out, size_t size, int index) {
+  if (index < 0 || index >= CM_COLD_WRITE_POINTS)
+    snprintf(out, size, "%s", "");
+  else
+    snprintf(out, size, "cold_column_write_ns_per_byte.llc%g",
+             cmColdWriteLlcShares[index]);
+}
+
+double cmColdWriteNsPerByte(CmColdWriteFn at, const void *context,
+                            double llcBytes, double movedBytes) {
+  if (!at || !(llcBytes > 0) || !(movedBytes > 0) || isinf(movedBytes))
+    return 0;
+  double share = movedBytes / llcBytes;
+  double lastShare = 0, lastNs = 0; /* no bytes moved: nothing lost */
+  for (int i = 0; i < CM_COLD_WRITE_POINTS; i++) {
+    double ns = at(context, i);
+    if (!(ns >= 0) || isinf(ns))
+      continue;
+    double x = cmColdWriteLlcShares[i];
+    if (share <= x)
+      return lastNs + (ns - lastNs) * (share - lastShare) / (x - lastShare);
+    lastShare = x, lastNs = ns;
+  }
+  return lastNs;
+}

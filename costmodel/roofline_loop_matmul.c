@@ -59,6 +59,7 @@
 #include "work.h"
 
 #include "latency/column_walk.h"
+#include "latency/costmodel_util.h"
 #include "latency/dtype.h"
 
 #include <math.h>
@@ -277,9 +278,7 @@ static double walkNs(CmProfile profile, const char *kernel, const char *dtype,
   return ns;
 }
 
-/* device.csv's cache geometry; all 0 when it has no L1 (a GPU's profile
- * stops at the first lookup). */
-static CmCacheGeometry cacheGeometryOf(CmProfile profile) {
+CmCacheGeometry cmProfileGetCacheGeometry(CmProfile profile) {
   CmCacheGeometry g = {cmProfileGetDeviceNumber(profile, "l1d_bytes", 0), 0, 0,
                        0, 0};
   if (!(g.l1Bytes > 0))
@@ -395,7 +394,7 @@ void cmRooflineAddLoopMatmul(CmProfile profile, const char *kernel,
   int count = loopProductsOf(kernel, value, context, products);
   CmCacheGeometry g = {0, 0, 0, 0, 0};
   if (count || cmKernelIs(kernel, "depthwise_conv2d"))
-    g = cacheGeometryOf(profile);
+    g = cmProfileGetCacheGeometry(profile);
   count = g.l1Bytes > 0 ? count : 0;
   /* one product unrolled walks no column: its multiply-adds are its time */
   double ns = 0;

@@ -51,17 +51,21 @@ static void annotateKernel(MlirContext ctx, const LatGraph *g,
       named(ctx, "count", mlirFloatAttrDoubleGet(ctx, f64, k->count)),
       named(ctx, "cold_weights_us",
             mlirFloatAttrDoubleGet(ctx, f64, k->coldUs)),
+      named(ctx, "cold_writes_us",
+            mlirFloatAttrDoubleGet(ctx, f64, k->coldWriteUs)),
   };
   /* `count` (runs per call: loop trips, 0 for a branch not counted) only
-   * where it is not 1, `cold_weights_us` (part of `us`) only where the
-   * kernel was charged for weights read from memory (estimate.c) */
-  intptr_t numFields = sizeof fields / sizeof fields[0] - 2;
+   * where it is not 1, `cold_weights_us` and `cold_writes_us` (part of
+   * `us`) only where the kernel was charged for weights read from memory
+   * (estimate.c) or a written column lost from the cache (cold_writes.c) */
+  const intptr_t always = sizeof fields / sizeof fields[0] - 3;
+  intptr_t numFields = always;
   if (k->count != 1)
     numFields++;
-  if (k->coldUs > 0) {
-    fields[numFields] = fields[sizeof fields / sizeof fields[0] - 1];
-    numFields++;
-  }
+  if (k->coldUs > 0)
+    fields[numFields++] = fields[always + 1];
+  if (k->coldWriteUs > 0)
+    fields[numFields++] = fields[always + 2];
   mlirOperationSetDiscardableAttributeByName(
       g->nodes[k->root].op, str("latency.estimate"),
       mlirDictionaryAttrGet(ctx, numFields, fields));

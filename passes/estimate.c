@@ -11,6 +11,7 @@
  *===----------------------------------------------------------------------===*/
 #include "estimate.h"
 #include "buffers.h"
+#include "cold_writes.h"
 #include "fusion.h"
 
 #include "pass.h"
@@ -25,6 +26,8 @@
 void latKernelSetUnknown(LatKernel *k) {
   k->us = 0;
   k->coldUs = 0;
+  k->coldWriteBytes = 0;
+  k->coldWriteUs = 0;
   k->resultPagesUs = 0;
   k->implicitGemm = false;
   k->miss = LAT_MISS_NONE;
@@ -247,7 +250,10 @@ static void chargeColdWeights(const LatPass *e, LatFunctionReport *fn) {
     return;
   for (size_t i = 0; i < fn->graph.numKernels; i++) {
     LatKernel *k = &fn->graph.kernels[i];
-    if (k->isCall || k->source == CM_SOURCE_UNKNOWN || k->residentBytes <= 0)
+    /* a written column's charge (cold_writes.c) was probed with the
+       transpose's input cold too */
+    if (k->isCall || k->source == CM_SOURCE_UNKNOWN || k->residentBytes <= 0 ||
+        k->coldWriteUs > 0)
       continue;
     k->coldUs = k->residentBytes * coldRate(e->profile, k) * 1e-3;
     k->us += k->coldUs;
@@ -321,9 +327,13 @@ static void estimateFunction(LatPass *e, LatFunctionReport *fn) {
   if (e->gains && !latFusionAnalyze(&e->fusion, &fn->graph))
     latEmitWarning(mlirOperationGetLocation(fn->func),
                    "latency: out of memory: fusion gains incomplete");
-  /* after the gains: a fusion reads the same weights fused or apart */
-  chargeColdWeights(e, fn);
+  /* after the gains: a fusion reads the same weights fused or apart (a
+     fused transpose would write no column at all, which gain_us leaves
+     out); fresh result pages first, whose zeroing brings a transpose's
+     written lines into the cache (cold_writes.c skips those) */
   chargeFreshResults(e, fn);
+  latChargeColdWrites(e->profile, &fn->graph, fn->func);
+  chargeColdWeights(e, fn);
   for (size_t i = 0; i < fn->graph.numKernels; i++)
     account(fn, &fn->graph.kernels[i], callees ? callees[i] : NULL);
   free(callees);

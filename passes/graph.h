@@ -122,9 +122,13 @@ typedef struct {
   double residentBytes;       /* of bytes: read from tensors the call did not
                                  produce (arguments, constants: describe.c)  */
   const char *residentReader; /* class of the op reading most of them */
-  double coldUs; /* of us: reading those from memory (estimate.c) */
-  double us;     /* the estimate, for one run                  */
-  double count;  /* runs per call of the function (LatScope)   */
+  double coldUs;         /* of us: reading those from memory (estimate.c) */
+  double coldWriteBytes; /* of bytes: a column it writes that stays cached
+                            alone, lost since the previous call
+                            (cold_writes.c)                          */
+  double coldWriteUs;    /* of us: writing those lines from memory    */
+  double us;             /* the estimate, for one run                  */
+  double count;          /* runs per call of the function (LatScope)   */
   double confidence;
   CmSource source;
   CmMethod method;

@@ -228,6 +228,9 @@ static void writeJson(FILE *f, const char *profile, const char *device,
       if (kk->coldUs > 0) /* part of latency_us: weights read from memory */
         fprintf(f, ",\"cold_weights_us\":%.17g,\"resident_bytes\":%.17g",
                 kk->coldUs, kk->residentBytes);
+      if (kk->coldWriteUs > 0) /* part of latency_us: a cold written column */
+        fprintf(f, ",\"cold_writes_us\":%.17g,\"cold_write_bytes\":%.17g",
+                kk->coldWriteUs, kk->coldWriteBytes);
       fputc('}', f);
     }
     fputc(']', f);

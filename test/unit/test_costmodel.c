@@ -753,6 +753,57 @@ TEST(accumulator_walk_interpolates_in_log_channels) {
   CHECK(!strcmp(key, "accumulator_walk_ns.f32.k256"));
 }
 
+/* Cold written columns at shares 0.25, 0.5, 1, 2, 4 of the LLC: 0.01, 0.02,
+ * 0.08, 0.09, 0.1 ns per byte, one of them `hole`d like the grids. */
+static double coldWriteAt(const void *context, int index) {
+  static const double ns[CM_COLD_WRITE_POINTS] = {0.01, 0.02, 0.08, 0.09, 0.1};
+  const GridHole *hole = context;
+  return hole && hole->kIndex == index ? hole->value : ns[index];
+}
+
+/* A cold written column's rate is linear in the share of the LLC the call
+ * moves between the probed shares, from nothing at no bytes to the first
+ * and the last beyond the last; a share not measured (missing, negative,
+ * infinite) is stepped over, and without a cache size, bytes or any share
+ * there is no charge. */
+TEST(cold_written_columns_grow_with_the_bytes_a_call_moves) {
+  double llc = 1 << 20;
+  CHECK_NEAR(cmColdWriteNsPerByte(coldWriteAt, NULL, llc, 0.125 * llc), 0.005,
+             1e-12);
+  CHECK_NEAR(cmColdWriteNsPerByte(coldWriteAt, NULL, llc, 0.75 * llc), 0.05,
+             1e-12);
+  CHECK_NEAR(cmColdWriteNsPerByte(coldWriteAt, NULL, llc, llc), 0.08, 1e-12);
+  CHECK_NEAR(cmColdWriteNsPerByte(coldWriteAt, NULL, llc, 64 * llc), 0.1,
+             1e-12);
+  GridHole missing = {0, 2, NAN}, negative = {0, 2, -1};
+  GridHole infinite = {0, 2, INFINITY};
+  /* share 1 gone: 0.75 lies between 0.5 (0.02) and 2 (0.09) */
+  double between = 0.02 + 0.07 * (0.75 - 0.5) / 1.5;
+  CHECK_NEAR(cmColdWriteNsPerByte(coldWriteAt, &missing, llc, 0.75 * llc),
+             between, 1e-12);
+  CHECK_NEAR(cmColdWriteNsPerByte(coldWriteAt, &negative, llc, 0.75 * llc),
+             between, 1e-12);
+  CHECK_NEAR(cmColdWriteNsPerByte(coldWriteAt, &infinite, llc, 0.75 * llc),
+             between, 1e-12);
+  GridHole lastGone = {0, 4, NAN};
+  CHECK_NEAR(cmColdWriteNsPerByte(coldWriteAt, &lastGone, llc, 64 * llc), 0.09,
+             1e-12);
+  CHECK(cmColdWriteNsPerByte(coldWriteAt, NULL, 0, llc) == 0);
+  CHECK(cmColdWriteNsPerByte(coldWriteAt, NULL, llc, 0) == 0);
+  CHECK(cmColdWriteNsPerByte(coldWriteAt, NULL, llc, NAN) == 0);
+  CHECK(cmColdWriteNsPerByte(coldWriteAt, NULL, llc, INFINITY) == 0);
+  CHECK(cmColdWriteNsPerByte(NULL, NULL, llc, llc) == 0);
+  char key[64];
+  cmColdWriteKey(key, sizeof key, 0);
+  CHECK(!strcmp(key, "cold_column_write_ns_per_byte.llc0.25"));
+  cmColdWriteKey(key, sizeof key, 4);
+  CHECK(!strcmp(key, "cold_column_write_ns_per_byte.llc4"));
+  cmColdWriteKey(key, sizeof key, CM_COLD_WRITE_POINTS);
+  CHECK(!strcmp(key, ""));
+  cmColdWriteKey(key, sizeof key, -1);
+  CHECK(!strcmp(key, ""));
+}
+
 /* kWalkDevice with an f16 memory rate and the f32 grid of gridAt, point
  * (0, 8) (one set, k = 4096) written as `hole` ("" leaves it out). */
 static void gridDevice(char *out, size_t size, const char *hole) {
@@ -1441,6 +1492,7 @@ int main(int argc, char **argv) {
                    T(channels_first_convs_walk_their_input_column),
                    T(depthwise_convs_over_whole_ways_wait_on_their_stores),
                    T(accumulator_walk_interpolates_in_log_channels),
+                   T(cold_written_columns_grow_with_the_bytes_a_call_moves),
                    T(short_reductions_are_unrolled_and_vectorized),
                    T(attention_walks_the_columns_of_its_two_products),
                    T(transposes_walk_the_column_of_their_strided_side),

@@ -13,6 +13,7 @@
 #include "device_probe.h"
 #include "accumulator_walk_probe.h"
 #include "cold_probe.h"
+#include "cold_write_probe.h"
 #include "column_walk_probe.h"
 #include "host_caches.h"
 #include "pipelines.h"
@@ -197,6 +198,8 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   memset(out, 0, sizeof *out);
   out->coldNsPerByte = out->coldMatmulNsPerByte = -1; /* not measured */
   out->coldTransposeNsPerByte = -1;
+  for (int i = 0; i < CM_COLD_WRITE_POINTS; i++)
+    out->coldWriteNs[i] = -1;
   lpHostCachesGet(&out->caches);
   out->vectorBits = lpHostVectorBits();
   /* f32 and the two half types exported models use, whether or not the
@@ -242,11 +245,12 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   if (out->scratchNsPerByte > 0)
     fprintf(log, "  scratch pages %.3g ns per byte\n", out->scratchNsPerByte);
   if (quick) { /* the cold probes stream four times the LLC: seconds */
-    fprintf(log, "  probe cold weights, column-walk grid and accumulator walk"
-                 "   skipped (budget under 30 s)\n");
+    fprintf(log, "  probe cold weights, cold writes, column-walk grid and "
+                 "accumulator walk   skipped (budget under 30 s)\n");
     return;
   }
   lpProbeColdWeights(config, kernelDir, us, streamed, out, log);
+  lpProbeColdWrites(config, kernelDir, out, log);
   /* only `loops` walks a matmul's weight column by column, and a depthwise
      conv's output across its channels */
   if (!strcmp(lpPipelineResolve(config->pipeline).name, "loops")) {

@@ -234,6 +234,12 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
   if (d->coldTransposeNsPerByte >= 0)
     fprintf(out, "cold_weight_ns_per_byte.transpose,%.6g\n",
             d->coldTransposeNsPerByte);
+  for (int i = 0; i < CM_COLD_WRITE_POINTS; i++) /* cold_write_probe.c */
+    if (d->coldWriteNs[i] >= 0) {
+      char key[96];
+      cmColdWriteKey(key, sizeof key, i);
+      fprintf(out, "%s,%.6g\n", key, d->coldWriteNs[i]);
+    }
   /* the caches a loop-lowered matmul's weight column walks through
      (latency/column_walk.h) */
   const CmCacheGeometry *c = &d->caches;

@@ -47,8 +47,12 @@ typedef struct {
   double coldNsPerByte;            /* streaming: memory over cache, ns/B */
   double coldMatmulNsPerByte;      /* a matmul's weight read cold, ns/B  */
   double coldTransposeNsPerByte;   /* read through a transpose, ns/B     */
-  CmCacheGeometry caches;          /* L1 / L2 (sysconf); 0 when unknown  */
-  double vectorBits;               /* widest SIMD registers; 0: unknown  */
+  /* extra ns per byte a transpose writing a cached column costs when the
+   * call moves each share of the LLC (cold_write_probe.c); < 0: not
+   * measured */
+  double coldWriteNs[CM_COLD_WRITE_POINTS];
+  CmCacheGeometry caches; /* L1 / L2 (sysconf); 0 when unknown  */
+  double vectorBits;      /* widest SIMD registers; 0: unknown  */
   /* LP_WALK_GRID_DTYPE ns per multiply-add on the column-walk grid
    * (column_walk_probe.c); 0 where not measured */
   double walkGridNs[CM_WALK_GRID_SETS][CM_WALK_GRID_KS];

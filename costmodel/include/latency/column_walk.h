@@ -183,6 +183,44 @@ bool cmAccumulatorWalkMeasured(CmAccumulatorWalkFn at, const void *context);
 double cmAccumulatorWalkNs(CmAccumulatorWalkFn at, const void *context,
                            double channels);
 
+/// A whole run's written columns. A transpose's table rows and the write
+/// grid time it writing into the same buffer call after call: the lines of
+/// a column that stays in L1 or L2 are still cached from the previous call.
+/// In a whole run the call moves the rest of the model's bytes in between,
+/// and the written lines come from memory again. On the project's VM the
+/// classifier weight's transpose of torch-mlir exports ([1000, 1280] ->
+/// [1280, 1000], 0.66 ns an element alone) took 35-53% longer inside
+/// MobileNet-V2 than alone, ResNet-34's [1000, 512] 65% (timed in place,
+/// docs/profiling.md "Written columns in a whole run"); a walk that spills
+/// L2 alone ([1024, 576] -> [576, 1024]: 3.8 ns an element) took 1% longer.
+/// latency-profile probes it as a chain of such transposes, each on its own
+/// weight and output, the others moving a share of the last-level cache
+/// between two runs of each, against one transpose called over and over:
+/// the extra time per byte written, `cold_column_write_ns_per_byte.llc<
+/// share>`. Measured there (p37): see docs/profiling.md, "Written columns
+/// in a whole run"; the rate rises from nearly nothing at a quarter of the
+/// LLC to its full value at one: the LLC of a shared VM holds less than its
+/// size says.
+enum { CM_COLD_WRITE_POINTS = 5 };
+extern const double cmColdWriteLlcShares[CM_COLD_WRITE_POINTS]; /* 0.25 .. 4 */
+
+/// Writes the device.csv key of share `index` (0 to CM_COLD_WRITE_POINTS -
+/// 1; "" for any other) into `out`.
+void cmColdWriteKey(char *out, size_t size, int index);
+
+/// A probed share's extra ns per byte written; < 0 or NAN when not
+/// measured.
+typedef double (*CmColdWriteFn)(const void *context, int index);
+
+/// Returns the extra ns per byte a cached written column costs when
+/// `movedBytes` move through a last-level cache of `llcBytes` between two
+/// of its runs: linear in the share between the probed shares around it,
+/// from 0 at no bytes to the first, the last beyond the last; shares not
+/// measured are skipped. 0 without any measured share, cache size or bytes
+/// (an infinite count of bytes is not a count).
+double cmColdWriteNsPerByte(CmColdWriteFn at, const void *context,
+                            double llcBytes, double movedBytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,7 @@
 #ifndef LATENCY_COSTMODEL_UTIL_H
 #define LATENCY_COSTMODEL_UTIL_H
 
+#include "latency/column_walk.h"
 #include "latency/costmodel.h"
 
 #include <stdio.h>
@@ -19,6 +20,11 @@ extern "C" {
 #endif
 
 /*--- Profiles ---*/
+
+/// Returns the profile's data caches from device.csv (`l1d_bytes`,
+/// `l1d_ways`, `l2_bytes`, `l2_ways`, `cache_line_bytes`); all 0 when it
+/// has no L1 (a GPU's profile stops at the first lookup).
+CmCacheGeometry cmProfileGetCacheGeometry(CmProfile profile);
 
 /// Resolves `nameOrPath` to a profile directory in `out` (`size` bytes): a
 /// path to a directory is taken as is; a bare name is looked up among the

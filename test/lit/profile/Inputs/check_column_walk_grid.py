@@ -3,6 +3,8 @@
 usage: check_column_walk_grid.py DIR          the grids in DIR/device.csv
        check_column_walk_grid.py DIR query    latency-query prices a spilled
                                               column at the grid's rate
+       check_column_walk_grid.py DIR cold     the cold written column's
+                                              rate at each share of the LLC
 
 Two grids: a matmul reading its weight's column and a transpose writing its
 output's. Each has a row per set count whose row width the host's L1 can
@@ -52,6 +54,25 @@ if len(sys.argv) == 2:
     else:
         print(f"{len(expected)} grid points, all positive, and {len(expected_writes)} "
               "written; one set at k = 8192 walks slower than the most sets at k = 256")
+    sys.exit(0)
+
+if sys.argv[2:] == ["cold"]:
+    shares = ["0.25", "0.5", "1", "2", "4"]
+    cold = {k: float(v) for k, v in device.items()
+            if k.startswith("cold_column_write_ns_per_byte.")}
+    expected = {f"cold_column_write_ns_per_byte.llc{s}" for s in shares}
+    if not float(device.get("llc_bytes", 0)) > 0:
+        print("no last-level cache size, no cold writes" if not cold else cold)
+    present = [s for s in shares if f"cold_column_write_ns_per_byte.llc{s}" in cold]
+    if not set(cold) <= expected or shares[-1] not in present or \
+            not all(0 <= v < float("inf") for v in cold.values()):
+        print("cold write keys differ:", sorted(set(cold) ^ expected), cold)
+    elif cold[f"cold_column_write_ns_per_byte.llc{present[-1]}"] < \
+            cold[f"cold_column_write_ns_per_byte.llc{present[0]}"]:
+        print("moving four LLCs costs a written column less than the fewest bytes:", cold)
+    else:
+        print("the shares of the LLC up to four, none negative; four LLCs cost a "
+              "written column no less than the fewest bytes")
     sys.exit(0)
 
 # a row one way wide: its column steps through one L1 set
