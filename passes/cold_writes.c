@@ -5,11 +5,11 @@
  * Inside a whole model the rest of the call has moved its bytes in between:
  * MobileNet-V2's classifier transpose (torch-mlir's [1000, 1280] weight
  * written a row apart) took 35-53% longer in place than alone on the
- * project's VM. latency-profile probes the extra time per byte written for
- * calls moving shares of the last-level cache (cold_write_probe.c); this
- * charges it, at the share the function's kernels move. A walk that spills
- * L2 already writes through to memory alone: it is not charged (its
- * in-place time was within 1% of alone).
+ * project's VM. latency-profile probes the extra time per byte written
+ * when shares of the last-level cache move between two runs
+ * (cold_write_probe.c); this charges it, at the share the function's other
+ * kernels move. A walk that spills L2 already writes through to memory
+ * alone: it is not charged (its in-place time was within 1% of alone).
  *
  *===----------------------------------------------------------------------===*/
 #include "cold_writes.h"
