@@ -5,8 +5,8 @@
 // KiB here; each function negates an argument %x besides its transpose)
 // and the rate at that share applies to the bytes written. Such a
 // transpose is not also charged for its weight (the probe had it cold
-// too); a column that spills L2 (4 x 64 B lines in 4 ways of each L1 set,
-// 4 ways of 64 L2 sets here), and one read rather than written, get the
+// too); a column that spills L2 (here L1 is 16 sets x 4 ways, L2 64 sets
+// x 4 ways, 64 B lines), and one read rather than written, get the
 // cold-weight charge alone.
 // RUN: %mlir_opt --load-pass-plugin=%plugin --annotate-latency='profile=%S/../Inputs/profile-cold-writes report=%t.json' %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
