@@ -38,8 +38,7 @@ static bool chainText(int n, char *text, size_t size) {
     for (int i = 0; i < count; i++)
       lpTextPut(&t, "%s%%w%d: %s", i ? ", " : "", i, w);
     lpTextPut(&t, ") -> (");
-    for (int i = 0; i < count; i++)
-      lpTextPut(&t, "%s%s", i ? ", " : "", o);
+    lpTextPutRepeated(&t, o, count);
     lpTextPut(&t, ") {\n");
     for (int i = 0; i < count; i++)
       lpTextPut(&t,
@@ -50,13 +49,7 @@ static bool chainText(int n, char *text, size_t size) {
                 "  ^bb0(%%a: f32, %%b: f32):\n    linalg.yield %%a : f32\n"
                 "  } -> %s\n",
                 i, o, i, i, w, i, o, o);
-    lpTextPut(&t, "  return");
-    for (int i = 0; i < count; i++)
-      lpTextPut(&t, "%s %%t%d", i ? "," : "", i);
-    lpTextPut(&t, " :");
-    for (int i = 0; i < count; i++)
-      lpTextPut(&t, "%s %s", i ? "," : "", o);
-    lpTextPut(&t, "\n}\n");
+    lpTextPutReturn(&t, "t", count, o);
   }
   return lpTextFits(&t);
 }

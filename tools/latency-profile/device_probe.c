@@ -49,8 +49,7 @@ bool lpMatmulProbeText(long m, long n, long k, int weights, const char *dtype,
   for (int i = 0; i < weights; i++)
     lpTextPut(&t, ", %%b%d: %s", i, b);
   lpTextPut(&t, ") -> (");
-  for (int i = 0; i < weights; i++)
-    lpTextPut(&t, "%s%s", i ? ", " : "", c);
+  lpTextPutRepeated(&t, c, weights);
   lpTextPut(&t,
             ") {\n  %%zero = arith.constant 0.0 : %s\n"
             "  %%e = tensor.empty() : %s\n"
@@ -61,13 +60,7 @@ bool lpMatmulProbeText(long m, long n, long k, int weights, const char *dtype,
               "  %%r%d = linalg.matmul ins(%%a, %%b%d : %s, %s) outs(%%c : %s) "
               "-> %s\n",
               i, i, a, b, c, c);
-  lpTextPut(&t, "  return");
-  for (int i = 0; i < weights; i++)
-    lpTextPut(&t, "%s %%r%d", i ? "," : "", i);
-  lpTextPut(&t, " :");
-  for (int i = 0; i < weights; i++)
-    lpTextPut(&t, "%s %s", i ? "," : "", c);
-  lpTextPut(&t, "\n}\n");
+  lpTextPutReturn(&t, "r", weights, c);
   return lpTextFits(&t);
 }
 

@@ -15,4 +15,18 @@ void lpTextPut(LpText *t, const char *format, ...) {
   t->used += n > 0 ? (size_t)n : 0;
 }
 
+void lpTextPutRepeated(LpText *t, const char *item, int count) {
+  for (int i = 0; i < count; i++)
+    lpTextPut(t, "%s%s", i ? ", " : "", item);
+}
+
+void lpTextPutReturn(LpText *t, const char *name, int count, const char *type) {
+  lpTextPut(t, "  return");
+  for (int i = 0; i < count; i++)
+    lpTextPut(t, "%s %%%s%d", i ? "," : "", name, i);
+  lpTextPut(t, " : ");
+  lpTextPutRepeated(t, type, count);
+  lpTextPut(t, "\n}\n");
+}
+
 bool lpTextFits(const LpText *t) { return t->used < t->size; }

@@ -17,6 +17,14 @@ typedef struct {
 __attribute__((format(printf, 2, 3))) void lpTextPut(LpText *t,
                                                      const char *format, ...);
 
+/// Appends `count` copies of `item` joined by ", " (a function's result
+/// types).
+void lpTextPutRepeated(LpText *t, const char *item, int count);
+
+/// Appends "  return %<name>0, %<name>1 ... : <type>, <type> ...", `count`
+/// values of `type`, and the closing brace of the function.
+void lpTextPutReturn(LpText *t, const char *name, int count, const char *type);
+
 /// True when everything put into `t` fits, its terminating NUL included.
 bool lpTextFits(const LpText *t);
 
