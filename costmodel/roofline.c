@@ -34,11 +34,14 @@
  * nhwc) on a profile with channels_last_efficiency.<anchor> takes that
  * compute efficiency and no slopes (its memory side keeps the type's
  * efficiency, unscaled): through `loops` a TOSA conv (fhwc weight) runs
- * its innermost loop along contiguous channels of input and weight, at
- * nearly one rate whatever its shape, where the channels-first kernels the
- * slopes were fitted on walk the input a plane apart. linalg's hwcf and
- * depthwise loop nests share the flag without having been measured
- * (docs/profiling.md, "Channels last").
+ * its innermost loop along contiguous channels of input and weight, at a
+ * rate set by its reduction per output (cin x window) alone, where the
+ * channels-first kernels the slopes were fitted on walk the input a plane
+ * apart. Where the profile has the anchor's curve over that reduction
+ * (`channels_last_efficiency.<anchor>.k<2^i>`, latency/channels_last.h)
+ * the efficiency is read there, else the anchor's median. linalg's hwcf
+ * nest shares the flag without having been measured (docs/profiling.md,
+ * "Channels last").
  * Bytes are those crossing the kernel boundary (the caller's job for fused
  * kernels). With only one of the two bounds known, that one answers and the
  * reason says what was missing.
@@ -50,6 +53,7 @@
 #include "gemm_tiles.h"
 #include "roofline_loop_matmul.h"
 
+#include "latency/channels_last.h"
 #include "latency/costmodel_util.h"
 
 #include <math.h>
@@ -134,22 +138,45 @@ static double tileCompute(CmProfile profile, const char *kernel,
   return p.tileBandwidth > 0 ? cmGemmTilesUs(&gemm, &p) : NAN;
 }
 
-/* channels_last_efficiency.<anchor> for a channels-last conv, else NAN.
- * Per anchor (conv2d, depthwise_conv2d), not per fused type: the epilogue
- * is a few passes over the output next to the conv's multiply-adds. The
- * anchor comes from the query's kernel, which a fused type without a table
- * (SD's conv2d+add) has where the roofline's `kernel` (its table's) is
- * NULL. */
+typedef struct {
+  CmProfile profile;
+  const char *anchor;
+} CurveContext;
+
+static double curvePoint(const void *context, int index) {
+  const CurveContext *c = context;
+  char key[160];
+  cmChannelsLastKey(key, sizeof key, c->anchor, index);
+  return cmProfileGetDeviceNumber(c->profile, key, NAN);
+}
+
+/* A channels-last conv's compute efficiency, else NAN: its anchor's curve
+ * at the query's reduction (latency/channels_last.h) where device.csv has
+ * one, else channels_last_efficiency.<anchor>, the median over every
+ * reduction. Per anchor (conv2d, depthwise_conv2d), not per fused type: the
+ * epilogue is a few passes over the output next to the conv's
+ * multiply-adds. The anchor comes from the query's kernel, which a fused
+ * type without a table (SD's conv2d+add) has where the roofline's `kernel`
+ * (its table's) is NULL. `*reduction` is the one the curve was read at,
+ * NAN when the median answered. */
 static double channelsLastEfficiency(CmProfile profile, const char *kernel,
                                      const char *dtype, CmValueFn value,
-                                     const void *context) {
+                                     const void *context, double *reduction) {
+  *reduction = NAN;
   if (!kernel || !kernel[0] || !value || value(context, "channels_last") != 1)
     return NAN;
   char anchor[96];
-  return cmKernelAnchor(kernel, anchor, sizeof anchor)
-             ? cmRooflineKernelNumber(profile, "channels_last_efficiency",
-                                      anchor, dtype)
-             : NAN;
+  if (!cmKernelAnchor(kernel, anchor, sizeof anchor))
+    return NAN;
+  double k = cmReductionPerOutput(kernel, value, context);
+  CurveContext curve = {profile, anchor};
+  double efficiency = cmChannelsLastEfficiency(curvePoint, &curve, k);
+  if (efficiency > 0) {
+    *reduction = k;
+    return efficiency;
+  }
+  return cmRooflineKernelNumber(profile, "channels_last_efficiency", anchor,
+                                dtype);
 }
 
 bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
@@ -175,14 +202,22 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
           ? cmProfileGetDeviceNumber(profile, "memory_efficiency", 1)
           : ownMemory;
   double efficiencyScale = efficiency.scale;
-  double channelsLast =
-      channelsLastEfficiency(profile, out->kernel, dtype, value, context);
+  double reduction;
+  double channelsLast = channelsLastEfficiency(profile, out->kernel, dtype,
+                                               value, context, &reduction);
   if (isfinite(channelsLast) && channelsLast > 0) {
     computeEff = channelsLast;
     efficiencyScale = 1; /* memory keeps the type's efficiency, unscaled */
-    cmEstimateAddReason(out,
-                        "roofline: channels-last conv at efficiency %.3g (%s)",
-                        channelsLast, "device.csv channels_last_efficiency");
+    if (isnan(reduction))
+      cmEstimateAddReason(
+          out, "roofline: channels-last conv at efficiency %.3g (%s)",
+          channelsLast, "device.csv channels_last_efficiency");
+    else
+      cmEstimateAddReason(out,
+                          "roofline: channels-last conv at efficiency %.3g "
+                          "at reduction %g (%s)",
+                          channelsLast, reduction,
+                          "device.csv channels_last_efficiency curve");
   }
   if (efficiencyScale != 1) {
     /* only on the side the slope was fitted on (a relu's compute slope,

@@ -401,8 +401,9 @@ TEST(a_reduction_law_levels_off) {
 }
 
 /* Channels-last convs get one efficiency per anchor, the median over all
- * their fused types (scratch pages left out), and stay out of the
- * efficiencies of the channels-first kernels of the same type. */
+ * their fused types (scratch pages left out), and a curve of it over their
+ * reduction per output; they stay out of the efficiencies of the
+ * channels-first kernels of the same type. */
 TEST(channels_last_convs_fit_an_efficiency_per_anchor) {
   LpShape shapes[9];
   for (int i = 0; i < 3; i++)
@@ -427,6 +428,20 @@ TEST(channels_last_convs_fit_an_efficiency_per_anchor) {
              1e-9);
   CHECK(isnan(fitted(&d, "channels_last_efficiency.conv2d+add")));
   CHECK(isnan(fitted(&d, "channels_last_efficiency")));
+  /* the curve over cin x window: 576 (5), 1152 (4 and 5: 4.5), 2304 (4),
+     4608 (4), read at the powers of two from 512 to 8192 */
+  CHECK(isnan(fitted(&d, "channels_last_efficiency.conv2d.k256")));
+  CHECK_NEAR(fitted(&d, "channels_last_efficiency.conv2d.k512"), 5, 1e-9);
+  CHECK_NEAR(fitted(&d, "channels_last_efficiency.conv2d.k1024"),
+             5 - 0.5 * log(1024 / 576.0) / log(2), 1e-9);
+  CHECK_NEAR(fitted(&d, "channels_last_efficiency.conv2d.k2048"),
+             4.5 - 0.5 * log(2048 / 1152.0) / log(2), 1e-9);
+  CHECK_NEAR(fitted(&d, "channels_last_efficiency.conv2d.k4096"), 4, 1e-9);
+  CHECK_NEAR(fitted(&d, "channels_last_efficiency.conv2d.k8192"), 4, 1e-9);
+  CHECK(isnan(fitted(&d, "channels_last_efficiency.conv2d.k16384")));
+  /* one reduction is no curve */
+  CHECK(isnan(fitted(&d, "channels_last_efficiency.depthwise_conv2d.k8")));
+  CHECK(isnan(fitted(&d, "channels_last_efficiency.depthwise_conv2d.k16")));
 }
 
 /* A type whose transposed weights are all under LP_FRESH_MAPPING_BYTES

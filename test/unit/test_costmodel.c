@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "test_profiles.h"
 
+#include "latency/channels_last.h"
 #include "latency/column_walk.h"
 
 #include <math.h>
@@ -573,6 +574,81 @@ TEST(channels_last_convs_take_their_own_efficiency) {
   CHECK_NEAR(e.latencyUs, lastUs[0], 1e-6);
   cmProfileDestroy(p);
   cmProfileDestroy(gpu);
+}
+
+/* A channels-last conv on a profile with its anchor's curve runs at the
+ * curve's efficiency at its reduction (cin x window), linear in ln k between
+ * the points written and the edge one beyond them; the median answers for
+ * an anchor without a curve (depthwise here) and for a query whose
+ * reduction is unknown. A channels-first conv ignores both. */
+TEST(channels_last_convs_read_their_curve_at_their_reduction) {
+  static const char device[] =
+      PLAIN_HOST_DEVICE "memory_efficiency,1\n"
+                        "channels_last_efficiency.conv2d,4\n"
+                        "channels_last_efficiency.conv2d.k16,8\n"
+                        "channels_last_efficiency.conv2d.k64,4\n"
+                        "channels_last_efficiency.conv2d.k256,2\n"
+                        "channels_last_efficiency.depthwise_conv2d,0.5\n";
+  CmProfile p =
+      profileWithDevice("channels-last-curve", kConvPolicy, kConvTable, device);
+  CHECK(!cmProfileIsNull(p));
+  /* cin x window 9: 9 (edge), 36 (between 16 and 64), 144, 4608 (edge) */
+  const char *cins[] = {"1", "4", "16", "512"};
+  const double expected[] = {8, 8 - 4 * log(36 / 16.0) / log(4),
+                             4 - 2 * log(144 / 64.0) / log(4), 2};
+  for (int i = 0; i < 4; i++) {
+    CmField fields[] = {{"batch", "1"},   {"hw", "3136"},
+                        {"cin", cins[i]}, {"cout", "64"},
+                        {"stride", "1"},  {"window", "9"},
+                        {"dtype", "f32"}, {"channels_last", "1"}};
+    CmQuery q = {"conv2d+add", fields, 8, 1e9, 1};
+    CmEstimate e;
+    CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+    CHECK(e.source == CM_SOURCE_ROOFLINE);
+    CHECK_NEAR(e.latencyUs, 1e9 / (1e9 * expected[i]) * 1e6, 1e-6);
+    CHECK(strstr(e.reason, "at reduction") != NULL);
+    fields[7].value = "0"; /* channels first: the family's way */
+    CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+    CHECK(strstr(e.reason, "channels-last conv") == NULL);
+  }
+  CmField dw[] = {{"batch", "1"},   {"hw", "3136"},        {"cin", "64"},
+                  {"cout", "64"},   {"stride", "1"},       {"window", "9"},
+                  {"dtype", "f32"}, {"channels_last", "1"}};
+  CmQuery q = {"depthwise_conv2d+relu", dw, 8, 1e9, 1};
+  CmEstimate e;
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  CHECK_NEAR(e.latencyUs, 1e9 / (1e9 * 0.5) * 1e6, 1e-6);
+  CmField bare[] = {{"dtype", "f32"}, {"channels_last", "1"}};
+  q = (CmQuery){"conv2d+add", bare, 2, 1e9, 1}; /* no cin: the median */
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  CHECK_NEAR(e.latencyUs, 1e9 / (1e9 * 4) * 1e6, 1e-6);
+  CHECK(strstr(e.reason, "at reduction") == NULL);
+  cmProfileDestroy(p);
+}
+
+static double curveAt(const void *context, int index) {
+  const double *points = context;
+  return points[index];
+}
+
+TEST(channels_last_curve_interpolates_in_log_reduction) {
+  double points[CM_CHANNELS_LAST_POINTS];
+  for (int i = 0; i < CM_CHANNELS_LAST_POINTS; i++)
+    points[i] = NAN;
+  CHECK(isnan(cmChannelsLastEfficiency(curveAt, points, 100)));
+  points[4] = 1;  /* k16 */
+  points[8] = 3;  /* k256 */
+  points[9] = -1; /* not a point */
+  CHECK_NEAR(cmChannelsLastEfficiency(curveAt, points, 64), 2, 1e-12);
+  CHECK_NEAR(cmChannelsLastEfficiency(curveAt, points, 2), 1, 1e-12);
+  CHECK_NEAR(cmChannelsLastEfficiency(curveAt, points, 1e6), 3, 1e-12);
+  CHECK(isnan(cmChannelsLastEfficiency(curveAt, points, 0)));
+  CHECK(isnan(cmChannelsLastEfficiency(curveAt, points, NAN)));
+  char key[96];
+  cmChannelsLastKey(key, sizeof key, "conv2d", 6);
+  CHECK(!strcmp(key, "channels_last_efficiency.conv2d.k64"));
+  cmChannelsLastKey(key, sizeof key, "conv2d", CM_CHANNELS_LAST_POINTS);
+  CHECK(!strcmp(key, ""));
 }
 
 /* The column a loop-lowered matmul walks (latency/column_walk.h) in a 48
@@ -1480,6 +1556,8 @@ int main(int argc, char **argv) {
                    T(scratch_buffers_pay_their_pages_in_the_roofline),
                    T(copy_rate_follows_the_weight_size_within_its_range),
                    T(channels_last_convs_take_their_own_efficiency),
+                   T(channels_last_convs_read_their_curve_at_their_reduction),
+                   T(channels_last_curve_interpolates_in_log_reduction),
                    T(a_type_without_an_efficiency_takes_its_familys),
                    T(a_repeated_device_key_answers_with_its_first_row),
                    T(column_walk_level_counts_the_busiest_set),

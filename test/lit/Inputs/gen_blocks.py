@@ -23,16 +23,21 @@ elided constants (see usage).
           OIHW weights transposed in the graph, batch norm decomposed,
           ReLU as clamp.
 
-usage: gen_blocks.py sd|llama|decode|resnet50 [f16|f32|bf16] [arg|const]
-       > block.tosa.mlir
-Weights are function arguments (arg, the default but for resnet50) or
+  mobilenet_v2, shufflenet_v2  torchvision's whole networks at 224x224
+          in the same spelling (depthwise convs as tosa.depthwise_conv2d,
+          ReLU6 as a clamp to 6, pools in NHWC between transposes).
+
+usage: gen_blocks.py sd|llama|decode|resnet50|mobilenet_v2|shufflenet_v2
+       [f16|f32|bf16] [arg|const] > block.tosa.mlir
+Weights are function arguments (arg, the default but for the CNNs) or
 constants with elided data (const), as exported models print them.
 """
 import sys
 
 MODEL = sys.argv[1] if len(sys.argv) > 1 else "sd"
 DT = sys.argv[2] if len(sys.argv) > 2 else "f16"
-WEIGHTS = sys.argv[3] if len(sys.argv) > 3 else "const" if MODEL == "resnet50" else "arg"
+WHOLE_CNNS = ("resnet50", "mobilenet_v2", "shufflenet_v2")
+WEIGHTS = sys.argv[3] if len(sys.argv) > 3 else "const" if MODEL in WHOLE_CNNS else "arg"
 if WEIGHTS not in ("arg", "const"):
     sys.exit(f"gen_blocks.py: weights are 'arg' or 'const', not '{WEIGHTS}'")
 lines, args, consts = [], [], {}
@@ -363,6 +368,106 @@ def conv_oihw(x, cout, k, stride):
     return transpose(y, [0, 3, 1, 2])
 
 
+def tosa_pads(size, k, stride):
+    """Top and bottom padding of a k-window at `stride` over `size` rows, and
+    the rows to keep: TOSA wants the padded extent less the window to divide
+    by the stride, so torch-mlir pads one side less, or slices the input."""
+    p = k // 2
+    rem = (size - 1 + 2 * p - (k - 1)) % stride
+    bottom = p - rem
+    return p, max(bottom, 0), size + min(bottom, 0)
+
+
+def conv_any(x, cout, k, stride, depthwise=False):
+    """conv_oihw for any window and stride, or a depthwise conv (weight
+    [c, 1, k, k] transposed to [k, k, c, 1], as torch-mlir exports it)."""
+    n, c, h, wd = x[1]
+    top, bottom, keep = tosa_pads(h, k, stride)
+    if depthwise:
+        w = transpose(weight([c, 1, k, k]), [2, 3, 0, 1])
+        op, cout = "tosa.depthwise_conv2d", c
+    else:
+        w = transpose(weight([cout, c, k, k]), [0, 2, 3, 1])
+        op = "tosa.conv2d"
+    b = weight([cout])
+    xh = transpose(x, [0, 2, 3, 1])
+    if keep < h:
+        xh = slice_(xh, [0, 0, 0, 0], [n, keep, keep, c])
+    o = (keep + top + bottom - k) // stride + 1
+    pad = ", ".join(map(str, [top, bottom, top, bottom]))
+    y = raw(f'@V = "{op}"({xh[0]}, {w[0]}, {b[0]}, {ZP}, {ZP}) <{{acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: {pad}>, stride = array<i64: {stride}, {stride}>}}> : ({t(xh[1])}, {t(w[1])}, {t(b[1])}, tensor<1x{DT}>, tensor<1x{DT}>) -> @OUT', [n, o, o, cout])
+    return transpose(y, [0, 3, 1, 2])
+
+
+def relu6(x):
+    return raw(f'@V = "tosa.clamp"({x[0]}) <{{min_val = 0.000000e+00 : {DT}, max_val = 6.000000e+00 : {DT}}}> : ({t(x[1])}) -> @OUT', x[1])
+
+
+def pool(x, name, k, stride):
+    """max_pool2d (k, stride) or a global avg_pool2d, in NHWC between transposes."""
+    n, c, h, w = x[1]
+    xh = transpose(x, [0, 2, 3, 1])
+    if name == "avg":
+        y = raw(f'@V = "tosa.avg_pool2d"({xh[0]}, {ZP}, {ZP}) <{{acc_type = f32, kernel = array<i64: {h}, {w}>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}}> : ({t(xh[1])}, tensor<1x{DT}>, tensor<1x{DT}>) -> @OUT', [n, 1, 1, c])
+        return reshape(y, [n, 1, c])
+    top, bottom, _ = tosa_pads(h, k, stride)
+    o = (h + top + bottom - k) // stride + 1
+    pad = ", ".join(map(str, [top, bottom, top, bottom]))
+    y = raw(f'@V = "tosa.max_pool2d"({xh[0]}) <{{kernel = array<i64: {k}, {k}>, pad = array<i64: {pad}>, stride = array<i64: {stride}, {stride}>}}> : ({t(xh[1])}) -> @OUT', [n, o, o, c])
+    return transpose(y, [0, 3, 1, 2])
+
+
+def classifier(x, classes=1000):
+    return reshape(linear(pool(x, "avg", 0, 1), x[1][1], classes), [1, classes])
+
+
+def mobilenet_v2():
+    """torchvision's MobileNet-V2 at 224x224: inverted residuals of a 1x1
+    expansion, a 3x3 depthwise conv and a 1x1 projection, ReLU6."""
+    x = relu6(batch_norm(conv_any(arg([1, 3, 224, 224]), 32, 3, 2)))
+    cin = 32
+    for t_, c, n, s in ((1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2),
+                        (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)):
+        for i in range(n):
+            stride = s if i == 0 else 1
+            h = x if t_ == 1 else relu6(batch_norm(conv_any(x, cin * t_, 1, 1)))
+            h = relu6(batch_norm(conv_any(h, 0, 3, stride, depthwise=True)))
+            h = batch_norm(conv_any(h, c, 1, 1))
+            x = binary("tosa.add", x, h) if stride == 1 and cin == c else h
+            cin = c
+    x = relu6(batch_norm(conv_any(x, 1280, 1, 1)))
+    return classifier(x), ["torchvision's MobileNet-V2 at 224x224 (inverted residuals, ReLU6)"]
+
+
+def shuffle_unit(x, cout, stride):
+    n, c, h, w = x[1]
+    half = cout // 2
+    if stride == 1:
+        a = slice_(x, [0, 0, 0, 0], [n, c // 2, h, w])
+        b = slice_(x, [0, c // 2, 0, 0], [n, c // 2, h, w])
+    else:
+        a = relu(batch_norm(conv_any(batch_norm(conv_any(x, 0, 3, 2, depthwise=True)), half, 1, 1)))
+        b = x
+    b = relu(batch_norm(conv_any(b, half, 1, 1)))
+    b = batch_norm(conv_any(b, 0, 3, stride, depthwise=True))
+    b = relu(batch_norm(conv_any(b, half, 1, 1)))
+    y = concat(a, b, 1)
+    o = y[1][2]
+    y = reshape(transpose(reshape(y, [n, 2, half, o, o]), [0, 2, 1, 3, 4]), [n, cout, o, o])
+    return y
+
+
+def shufflenet_v2():
+    """torchvision's ShuffleNetV2 x1.0 at 224x224: split, 1x1, 3x3
+    depthwise, 1x1, concat and channel shuffle."""
+    x = pool(relu(batch_norm(conv_any(arg([1, 3, 224, 224]), 24, 3, 2))), "max", 3, 2)
+    for c, n in ((116, 4), (232, 8), (464, 4)):
+        for i in range(n):
+            x = shuffle_unit(x, c, 2 if i == 0 else 1)
+    x = relu(batch_norm(conv_any(x, 1024, 1, 1)))
+    return classifier(x), ["torchvision's ShuffleNetV2 x1.0 at 224x224 (channel split and shuffle)"]
+
+
 def bottleneck(x, width, stride):
     cout = 4 * width
     h = relu(batch_norm(conv_oihw(x, width, 1, 1)))
@@ -383,7 +488,8 @@ def resnet50_blocks():
 
 
 final, about = {"sd": sd_block, "resnet50": resnet50_blocks, "llama": lambda: llama_layer(False),
-                "decode": lambda: llama_layer(True)}[MODEL]()
+                "decode": lambda: llama_layer(True), "mobilenet_v2": mobilenet_v2,
+                "shufflenet_v2": shufflenet_v2}[MODEL]()
 for line in about:
     print("// " + line)
 print(f"// in the op spelling of torch-mlir's TOSA export. Generated by")
