@@ -27,8 +27,10 @@ double cmLogLinearAt(const double *x, const double *y, size_t n, double at) {
     return y[0];
   for (size_t i = 1; i < n; i++)
     if (at <= x[i]) {
-      double t = log(at / x[i - 1]) / log(x[i] / x[i - 1]);
-      return y[i - 1] + (y[i] - y[i - 1]) * t;
+      double span = log(x[i] / x[i - 1]);
+      if (!(span > 0)) /* x not strictly ascending: no line to be on */
+        return y[i];
+      return y[i - 1] + (y[i] - y[i - 1]) * log(at / x[i - 1]) / span;
     }
   return y[n - 1];
 }

@@ -40,8 +40,8 @@
  * apart. Where the profile has the anchor's curve over that reduction
  * (`channels_last_efficiency.<anchor>.k<2^i>`, latency/channels_last.h)
  * the efficiency is read there, else the anchor's median. linalg's hwcf
- * nest shares the flag without having been measured (docs/profiling.md,
- * "Channels last").
+ * and depthwise nests share the flag without having been measured
+ * (docs/profiling.md, "Channels last").
  * Bytes are those crossing the kernel boundary (the caller's job for fused
  * kernels). With only one of the two bounds known, that one answers and the
  * reason says what was missing.
@@ -138,11 +138,13 @@ static double tileCompute(CmProfile profile, const char *kernel,
   return p.tileBandwidth > 0 ? cmGemmTilesUs(&gemm, &p) : NAN;
 }
 
+/* Where a curve's points are read: `anchor`'s keys in `profile`. */
 typedef struct {
   CmProfile profile;
   const char *anchor;
 } CurveContext;
 
+/* Point `index` of the curve of CurveContext `context` (CmChannelsLastFn). */
 static double curvePoint(const void *context, int index) {
   const CurveContext *c = context;
   char key[160];
@@ -150,15 +152,16 @@ static double curvePoint(const void *context, int index) {
   return cmProfileGetDeviceNumber(c->profile, key, NAN);
 }
 
-/* A channels-last conv's compute efficiency, else NAN: its anchor's curve
- * at the query's reduction (latency/channels_last.h) where device.csv has
- * one, else channels_last_efficiency.<anchor>, the median over every
- * reduction. Per anchor (conv2d, depthwise_conv2d), not per fused type: the
- * epilogue is a few passes over the output next to the conv's
- * multiply-adds. The anchor comes from the query's kernel, which a fused
- * type without a table (SD's conv2d+add) has where the roofline's `kernel`
- * (its table's) is NULL. `*reduction` is the one the curve was read at,
- * NAN when the median answered. */
+/* A channels-last conv's compute efficiency, else NAN: a value set for its
+ * anchor and dtype (channels_last_efficiency.<anchor>.<dtype>, by hand:
+ * latency-profile pools dtypes) where device.csv has one, else the
+ * anchor's curve at the query's reduction (latency/channels_last.h), else
+ * channels_last_efficiency.<anchor>, the median over every reduction. Per
+ * anchor (conv2d, depthwise_conv2d), not per fused type: the epilogue is a
+ * few passes over the output next to the conv's multiply-adds. The anchor
+ * comes from the query's kernel, which a fused type without a table (SD's
+ * conv2d+add) has where the roofline's `kernel` (its table's) is NULL.
+ * `*reduction` is the one the curve was read at, NAN when it was not. */
 static double channelsLastEfficiency(CmProfile profile, const char *kernel,
                                      const char *dtype, CmValueFn value,
                                      const void *context, double *reduction) {
@@ -168,15 +171,22 @@ static double channelsLastEfficiency(CmProfile profile, const char *kernel,
   char anchor[96];
   if (!cmKernelAnchor(kernel, anchor, sizeof anchor))
     return NAN;
+  char key[160];
+  snprintf(key, sizeof key, "channels_last_efficiency.%s.%s", anchor,
+           dtype ? dtype : "");
+  double own = dtype ? cmProfileGetDeviceNumber(profile, key, NAN) : NAN;
+  if (own > 0)
+    return own;
   double k = cmReductionPerOutput(kernel, value, context);
   CurveContext curve = {profile, anchor};
-  double efficiency = cmChannelsLastEfficiency(curvePoint, &curve, k);
+  double efficiency =
+      k > 0 ? cmChannelsLastEfficiency(curvePoint, &curve, k) : NAN;
   if (efficiency > 0) {
     *reduction = k;
     return efficiency;
   }
   return cmRooflineKernelNumber(profile, "channels_last_efficiency", anchor,
-                                dtype);
+                                NULL);
 }
 
 bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,

@@ -624,6 +624,20 @@ TEST(channels_last_convs_read_their_curve_at_their_reduction) {
   CHECK_NEAR(e.latencyUs, 1e9 / (1e9 * 4) * 1e6, 1e-6);
   CHECK(strstr(e.reason, "at reduction") == NULL);
   cmProfileDestroy(p);
+  /* a value set by hand for the dtype answers before the curve */
+  char own[sizeof device + 64];
+  snprintf(own, sizeof own, "%schannels_last_efficiency.conv2d.f32,16\n",
+           device);
+  p = profileWithDevice("channels-last-own-dtype", kConvPolicy, kConvTable,
+                        own);
+  CHECK(!cmProfileIsNull(p));
+  CmField mine[] = {{"batch", "1"},   {"hw", "3136"},        {"cin", "16"},
+                    {"cout", "64"},   {"stride", "1"},       {"window", "9"},
+                    {"dtype", "f32"}, {"channels_last", "1"}};
+  q = (CmQuery){"conv2d+add", mine, 8, 1e9, 1};
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  CHECK_NEAR(e.latencyUs, 1e9 / (1e9 * 16) * 1e6, 1e-6);
+  cmProfileDestroy(p);
 }
 
 static double curveAt(const void *context, int index) {

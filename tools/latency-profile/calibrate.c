@@ -61,14 +61,31 @@ double lpMedian(double *values, size_t n) {
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-typedef struct {
-  double x, y;
-} Pair;
-
 static int byX(const void *a, const void *b) {
-  const Pair *p = a, *q = b;
+  const LpPoint *p = a, *q = b;
   int byXOnly = (p->x > q->x) - (p->x < q->x);
   return byXOnly ? byXOnly : (p->y > q->y) - (p->y < q->y);
+}
+
+size_t lpMedianPerX(LpPoint *points, size_t n, size_t *kept) {
+  size_t count = 0, groups = 0;
+  for (size_t i = 0; i < n; i++)
+    if (points[i].x > 0 && points[i].y > 0 && isfinite(points[i].x) &&
+        isfinite(points[i].y))
+      points[count++] = points[i];
+  qsort(points, count, sizeof *points, byX);
+  /* the medians overwrite the front of `points` in x order */
+  for (size_t i = 0, j; i < count; i = j) {
+    for (j = i; j < count && points[j].x == points[i].x; j++)
+      ;
+    size_t mid = i + (j - i) / 2; /* sorted by y within an x */
+    double median =
+        (j - i) % 2 ? points[mid].y : 0.5 * (points[mid - 1].y + points[mid].y);
+    points[groups++] = (LpPoint){points[i].x, median};
+  }
+  if (kept)
+    *kept = count;
+  return groups;
 }
 
 /* The Theil-Sen slope of ln y over ln x across the median y of each
@@ -80,23 +97,15 @@ static int byX(const void *a, const void *b) {
  * (docs/profiling.md, "The column walk"). */
 bool lpFitLogLaw(const double *x, const double *y, size_t n, double minSpan,
                  LpLogLaw *law) {
-  Pair *pairs = malloc((n + 1) * sizeof *pairs);
+  LpPoint *pairs = malloc((n + 1) * sizeof *pairs);
   size_t count = 0, groups = 0;
   for (size_t i = 0; pairs && i < n; i++)
-    if (x[i] > 0 && y[i] > 0 && isfinite(x[i]) && isfinite(y[i]))
-      pairs[count++] = (Pair){x[i], y[i]};
+    pairs[i] = (LpPoint){x[i], y[i]};
   if (pairs)
-    qsort(pairs, count, sizeof *pairs, byX);
-  double lo = count ? pairs[0].x : 0, hi = count ? pairs[count - 1].x : 0;
-  /* the medians, in logs, overwrite the front of `pairs` in x order */
-  for (size_t i = 0, j; pairs && i < count; i = j) {
-    for (j = i; j < count && pairs[j].x == pairs[i].x; j++)
-      ;
-    size_t mid = i + (j - i) / 2; /* sorted by y within an x */
-    double median =
-        (j - i) % 2 ? pairs[mid].y : 0.5 * (pairs[mid - 1].y + pairs[mid].y);
-    pairs[groups++] = (Pair){log(pairs[i].x), log(median)};
-  }
+    groups = lpMedianPerX(pairs, n, &count);
+  double lo = groups ? pairs[0].x : 0, hi = groups ? pairs[groups - 1].x : 0;
+  for (size_t i = 0; i < groups; i++) /* the law is fitted in logs */
+    pairs[i] = (LpPoint){log(pairs[i].x), log(pairs[i].y)};
   bool ok = pairs && count >= 4 && groups >= 3 && hi >= minSpan * lo;
   double *slopes =
       ok ? malloc(groups * (groups - 1) / 2 * sizeof *slopes) : NULL;

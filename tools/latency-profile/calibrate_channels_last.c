@@ -1,30 +1,27 @@
-/*===- calibrate_channels_last.c - one efficiency for channels-last convs --===*
+/*===- calibrate_channels_last.c - channels-last convs' own efficiency ---===*
  *
  * Through `loops` a channels-last conv as TOSA lowers it (linalg's
  * conv_2d_nhwc_fhwc: loops n, oh, ow, f, kh, kw, c) runs its innermost loop
- * along contiguous channels of input and weight, at nearly one rate
- * whatever its shape: ResNet-18's TOSA convs took 0.57-0.63 ns a
- * multiply-add from 56x56x64 to 7x7x512, SD's 3 x 3 convs at 320 channels
- * 0.60. The channels-first kernels the efficiency slopes are fitted on
- * walk the input a plane apart and vary with cin and cout; their law,
- * applied to channels-last convs, missed ResNet-50's by -26..+36%. So
- * channels-last shapes are left out of every other efficiency
- * (lpEfficiencyOf), and their own is the median over them per anchor
- * (conv2d, depthwise_conv2d), pooled over the fused types:
- * `channels_last_efficiency.<anchor>`, compute side, on their work
+ * along contiguous channels of input and weight. The channels-first
+ * kernels the efficiency slopes are fitted on walk the input a plane apart
+ * and vary with cin and cout; their law, applied to channels-last convs,
+ * missed ResNet-50's by -26..+36%. So channels-last shapes are left out of
+ * every other efficiency (lpEfficiencyOf), and their own is the median
+ * over them per anchor (conv2d, depthwise_conv2d), pooled over the fused
+ * types: `channels_last_efficiency.<anchor>`, compute side, on their work
  * (lpWorkUs: the scratch pages of the decomposed batch norm left out).
- * That one rate is the long chains': a 1 x 1 conv over 16 to 64 channels
- * runs 0.36-0.50 ns a multiply-add where ResNet's 3 x 3 convs take 0.8, and
- * MobileNet-V2's pointwise convs, priced at the median, came out 1.7x
- * slow. So the efficiency is also written as a curve over the reduction
- * per output (cin x window; a depthwise conv's window), the median at each
- * measured reduction interpolated to powers of two
- * (`channels_last_efficiency.<anchor>.k<2^i>`, latency/channels_last.h),
- * from the power at or below the shortest measured to the one at or above
- * the longest: the reader keeps the edge value beyond them.
- * linalg's hwcf (weight F innermost: the c loop walks it like a matmul
- * column) and the depthwise nests carry the flag too; only TOSA's convs
- * were measured here.
+ * Their rate is set by the chain each output accumulates, cin x window
+ * multiply-adds, and by little else: 0.36 ns a multiply-add at 16 to 38,
+ * 0.50 at 64, 0.65 at 128, 0.8 from 576 on (p37), so a TOSA MobileNet-V2's
+ * pointwise convs, priced at the median, came out 1.7x slow. So the
+ * efficiency is also written as a curve over that reduction (a depthwise
+ * conv's: its window), the median at each measured reduction interpolated
+ * to powers of two (`channels_last_efficiency.<anchor>.k<2^i>`,
+ * latency/channels_last.h), from the power at or below the shortest
+ * measured to the one at or above the longest: the reader keeps the edge
+ * value beyond them. linalg's hwcf (weight F innermost: the c loop walks
+ * it like a matmul column) and the depthwise nests carry the flag too;
+ * only TOSA's convs were measured here.
  *
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
@@ -68,71 +65,64 @@ static bool firstOfAnchor(const LpDeviceNumbers *d, const LpShapeSet *set,
   return true;
 }
 
-static double shapeValue(const void *context, const char *name) {
-  return lpShapeNumber(context, name);
-}
-
-typedef struct {
-  double reduction, efficiency;
-} Sample;
-
-static int byReduction(const void *a, const void *b) {
-  double x = ((const Sample *)a)->reduction, y = ((const Sample *)b)->reduction;
-  return (x > y) - (x < y);
-}
-
-/* Writes `anchor`'s curve from its `n` samples (sorted in place): the
- * median efficiency at each distinct reduction, read at the powers of two
- * from the one at or below the shortest to the one at or above the
- * longest; nothing with fewer than two distinct reductions. */
-static void fitCurve(LpDeviceNumbers *d, const char *anchor, Sample *samples,
+/* Writes `anchor`'s curve from its `n` samples of (reduction, efficiency),
+ * reordered: the median efficiency at each distinct reduction, read at the
+ * powers of two from the one at or below the shortest to the one at or
+ * above the longest. Nothing with fewer than two distinct reductions, and
+ * nothing when device.csv has no room for every point: a curve cut short
+ * would carry its last point's value to every longer reduction. */
+static void fitCurve(LpDeviceNumbers *d, const char *anchor, LpPoint *samples,
                      size_t n) {
-  qsort(samples, n, sizeof *samples, byReduction);
-  double *x = malloc((n + 1) * sizeof *x), *y = malloc((n + 1) * sizeof *y);
-  double *same = malloc((n + 1) * sizeof *same);
-  size_t distinct = 0;
-  for (size_t i = 0; x && y && same && i < n;) {
-    size_t count = 0;
-    double reduction = samples[i].reduction;
-    for (; i < n && samples[i].reduction == reduction; i++)
-      same[count++] = samples[i].efficiency;
-    x[distinct] = reduction;
-    y[distinct++] = lpMedian(same, count);
-  }
-  for (int p = 0; distinct >= 2 && p < CM_CHANNELS_LAST_POINTS; p++) {
+  size_t distinct = lpMedianPerX(samples, n, NULL);
+  if (distinct < 2)
+    return;
+  double lo = samples[0].x, hi = samples[distinct - 1].x;
+  int written[CM_CHANNELS_LAST_POINTS], points = 0;
+  for (int p = 0; p < CM_CHANNELS_LAST_POINTS; p++) {
     double k = cmChannelsLastReduction(p);
-    if (k * 2 <= x[0] || k >= x[distinct - 1] * 2)
-      continue; /* beyond the powers around the measured range */
-    char key[160];
-    cmChannelsLastKey(key, sizeof key, anchor, p);
-    lpDeviceSetFitted(d, key, NULL, cmLogLinearAt(x, y, distinct, k));
+    if (k * 2 > lo && k < hi * 2) /* the powers around the measured range */
+      written[points++] = p;
   }
-  free(x);
-  free(y);
-  free(same);
+  if (d->numFitted + points > LP_MAX_FITTED)
+    return;
+  double *rx = malloc(distinct * sizeof *rx);
+  double *ry = malloc(distinct * sizeof *ry);
+  for (size_t i = 0; rx && ry && i < distinct; i++)
+    rx[i] = samples[i].x, ry[i] = samples[i].y;
+  for (int i = 0; rx && ry && i < points; i++) {
+    char key[160];
+    cmChannelsLastKey(key, sizeof key, anchor, written[i]);
+    lpDeviceSetFitted(
+        d, key, NULL,
+        cmLogLinearAt(rx, ry, distinct, cmChannelsLastReduction(written[i])));
+  }
+  free(rx);
+  free(ry);
 }
 
 void lpFitChannelsLast(const LpShapeSet *set, LpDeviceNumbers *d) {
   double *own = malloc((set->count + 1) * sizeof *own);
-  Sample *samples = malloc((set->count + 1) * sizeof *samples);
+  LpPoint *samples = malloc((set->count + 1) * sizeof *samples);
   char anchor[96];
-  for (size_t i = 0; own && samples && i < set->count; i++) {
+  for (size_t i = 0; own && i < set->count; i++) {
     double eff;
     if (!cmKernelAnchor(set->items[i].type, anchor, sizeof anchor) ||
         !channelsLastEfficiency(d, &set->items[i], &eff) ||
         !firstOfAnchor(d, set, i, anchor))
       continue;
-    size_t n = 0, m = 0;
-    for (size_t j = i; samples && j < set->count; j++)
+    size_t n = 0;
+    for (size_t j = i; j < set->count; j++)
       if (ofAnchor(d, set, j, anchor, &own[n])) {
-        double k = cmReductionPerOutput(set->items[j].type, shapeValue,
-                                        &set->items[j]);
-        if (k > 0 && isfinite(k))
-          samples[m++] = (Sample){k, own[n]};
+        if (samples) /* at reduction cin x window (a depthwise conv: window) */
+          samples[n] =
+              (LpPoint){cmReductionPerOutput(set->items[j].type, lpShapeValue,
+                                             &set->items[j]),
+                        own[n]};
         n++;
       }
     lpDeviceSetFitted(d, "channels_last_efficiency", anchor, lpMedian(own, n));
-    fitCurve(d, anchor, samples, m);
+    if (samples)
+      fitCurve(d, anchor, samples, n);
   }
   free(own);
   free(samples);

@@ -191,10 +191,6 @@ static double chooseReductionTerm(Samples *s, double *error) {
   return best;
 }
 
-static double shapeValue(const void *context, const char *name) {
-  return lpShapeNumber(context, name);
-}
-
 /* The first measured shape in `scope` (a type or a family, lpInScope) and
  * the side (`*compute`) calibrate.c fitted its efficiency on; NULL when
  * none is measured. */
@@ -260,7 +256,7 @@ static bool collect(const LpShapeSet *set, const LpDeviceNumbers *d,
     if (!isMember(d, t, m, &eff))
       continue;
     /* a reduction term only when every shape has a reduction */
-    double k = cmReductionPerOutput(t->type, shapeValue, t);
+    double k = cmReductionPerOutput(t->type, lpShapeValue, t);
     s->k[s->n] = k;
     bool reduces = k > 0 && !isnan(s->kLo);
     s->kLo = reduces ? fmin(s->kLo, k) : NAN;

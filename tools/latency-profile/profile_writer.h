@@ -168,6 +168,17 @@ typedef struct {
 bool lpFitLogLaw(const double *x, const double *y, size_t n, double minSpan,
                  LpLogLaw *law);
 
+/// A sample of y at x.
+typedef struct {
+  double x, y;
+} LpPoint;
+
+/// Keeps the `n` `points` whose x and y are finite and > 0, sorts them by
+/// x, and overwrites the front of `points` with the median y at each
+/// distinct x, in x order; returns how many distinct x there are, and in
+/// `*kept` (NULL allowed) how many points were kept.
+size_t lpMedianPerX(LpPoint *points, size_t n, size_t *kept);
+
 /// Returns the median of the `n` (> 0) `values`, sorting them in place.
 double lpMedian(double *values, size_t n);
 

@@ -34,6 +34,10 @@ double lpShapeNumber(const LpShape *shape, const char *name) {
   return text && end != text && !*end && isfinite(v) ? v : NAN;
 }
 
+double lpShapeValue(const void *shape, const char *name) {
+  return lpShapeNumber(shape, name);
+}
+
 /* True when flag field `name` of `shape` is set (its value is "1"). */
 static bool flagSet(const LpShape *shape, const char *name) {
   const char *value = lpShapeField(shape, name);

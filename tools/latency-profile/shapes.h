@@ -76,6 +76,10 @@ bool lpTransposesWeight(const LpShape *shape);
 /// when it has no such field or the value is not one.
 double lpShapeNumber(const LpShape *shape, const char *name);
 
+/// lpShapeNumber of the LpShape `shape`, as the cost model's CmValueFn asks
+/// (cmReductionPerOutput).
+double lpShapeValue(const void *shape, const char *name);
+
 /// Returns true when field `name` (value `value`) is a regime key of its
 /// table: matched exactly, never interpolated (element types, stride,
 /// window, head_dim, kv_heads, groups, any text); other fields are axes.
