@@ -161,11 +161,14 @@ static double curvePoint(const void *context, int index) {
  * few passes over the output next to the conv's multiply-adds. The anchor
  * comes from the query's kernel, which a fused type without a table (SD's
  * conv2d+add) has where the roofline's `kernel` (its table's) is NULL.
- * `*reduction` is the one the curve was read at, NAN when it was not. */
+ * `*reduction` is the one the curve was read at, NAN when it was not;
+ * `*source` names what answered, for the reason. */
 static double channelsLastEfficiency(CmProfile profile, const char *kernel,
                                      const char *dtype, CmValueFn value,
-                                     const void *context, double *reduction) {
+                                     const void *context, double *reduction,
+                                     const char **source) {
   *reduction = NAN;
+  *source = "device.csv channels_last_efficiency.<anchor>";
   if (!kernel || !kernel[0] || !value || value(context, "channels_last") != 1)
     return NAN;
   char anchor[96];
@@ -175,14 +178,17 @@ static double channelsLastEfficiency(CmProfile profile, const char *kernel,
   snprintf(key, sizeof key, "channels_last_efficiency.%s.%s", anchor,
            dtype ? dtype : "");
   double own = dtype ? cmProfileGetDeviceNumber(profile, key, NAN) : NAN;
-  if (own > 0)
+  if (own > 0) {
+    *source = "device.csv channels_last_efficiency.<anchor>.<dtype>";
     return own;
+  }
   double k = cmReductionPerOutput(kernel, value, context);
   CurveContext curve = {profile, anchor};
   double efficiency =
       k > 0 ? cmChannelsLastEfficiency(curvePoint, &curve, k) : NAN;
   if (efficiency > 0) {
     *reduction = k;
+    *source = "device.csv channels_last_efficiency.<anchor>.k<2^i>";
     return efficiency;
   }
   return cmRooflineKernelNumber(profile, "channels_last_efficiency", anchor,
@@ -213,21 +219,21 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
           : ownMemory;
   double efficiencyScale = efficiency.scale;
   double reduction;
-  double channelsLast = channelsLastEfficiency(profile, out->kernel, dtype,
-                                               value, context, &reduction);
+  const char *source;
+  double channelsLast = channelsLastEfficiency(
+      profile, out->kernel, dtype, value, context, &reduction, &source);
   if (isfinite(channelsLast) && channelsLast > 0) {
     computeEff = channelsLast;
     efficiencyScale = 1; /* memory keeps the type's efficiency, unscaled */
     if (isnan(reduction))
       cmEstimateAddReason(
           out, "roofline: channels-last conv at efficiency %.3g (%s)",
-          channelsLast, "device.csv channels_last_efficiency");
+          channelsLast, source);
     else
       cmEstimateAddReason(out,
                           "roofline: channels-last conv at efficiency %.3g "
                           "at reduction %g (%s)",
-                          channelsLast, reduction,
-                          "device.csv channels_last_efficiency curve");
+                          channelsLast, reduction, source);
   }
   if (efficiencyScale != 1) {
     /* only on the side the slope was fitted on (a relu's compute slope,

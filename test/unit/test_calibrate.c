@@ -444,6 +444,40 @@ TEST(channels_last_convs_fit_an_efficiency_per_anchor) {
   CHECK(isnan(fitted(&d, "channels_last_efficiency.depthwise_conv2d.k16")));
 }
 
+/* A curve is written whole or not at all: with room for fewer keys than
+ * its points, only the median is. */
+TEST(a_channels_last_curve_without_room_is_not_written) {
+  LpShape shapes[2];
+  convShape(&shapes[0], "conv2d+relu", 16, true, 4);
+  convShape(&shapes[1], "conv2d+relu", 512, true, 2); /* k144, k4608 */
+  LpShapeSet set = {shapes, 2, 2};
+  LpDeviceNumbers d = device();
+  d.numFitted = LP_MAX_FITTED - 3; /* room for the median and two points */
+  for (int i = 0; i < d.numFitted; i++)
+    snprintf(d.fittedKeys[i], sizeof d.fittedKeys[i], "other.%d", i);
+  lpFitChannelsLast(&set, &d);
+  CHECK_NEAR(fitted(&d, "channels_last_efficiency.conv2d"), 3, 1e-9);
+  CHECK(d.numFitted == LP_MAX_FITTED - 2);
+  d.numFitted = 0; /* room: k128 .. k8192, 7 points */
+  lpFitChannelsLast(&set, &d);
+  CHECK(d.numFitted == 8);
+  CHECK_NEAR(fitted(&d, "channels_last_efficiency.conv2d.k128"), 4, 1e-9);
+  CHECK_NEAR(fitted(&d, "channels_last_efficiency.conv2d.k8192"), 2, 1e-9);
+}
+
+/* The median y at each distinct x, x ascending, after the points that are
+ * not finite and positive are dropped. */
+TEST(median_per_x_groups_and_filters) {
+  LpPoint p[] = {{4, 1}, {2, 5}, {4, 3}, {NAN, 1},      {2, 1}, {1, -1},
+                 {4, 2}, {0, 7}, {2, 3}, {8, INFINITY}, {2, 7}};
+  size_t kept;
+  size_t groups = lpMedianPerX(p, sizeof p / sizeof p[0], &kept);
+  CHECK(groups == 2 && kept == 7);
+  CHECK(p[0].x == 2 && p[0].y == 4); /* 1 3 5 7: even, the mean of 3, 5 */
+  CHECK(p[1].x == 4 && p[1].y == 2); /* 1 2 3 */
+  CHECK(lpMedianPerX(p, 0, NULL) == 0);
+}
+
 /* A type whose transposed weights are all under LP_FRESH_MAPPING_BYTES
  * (copied within the warm heap) gets no rate, however slow they are. */
 TEST(small_transposed_weights_fit_no_copy_rate) {
@@ -741,6 +775,8 @@ int main(void) {
       T(copy_rate_grows_along_the_weight_size),
       T(scratch_pages_are_left_out_of_the_efficiency),
       T(channels_last_convs_fit_an_efficiency_per_anchor),
+      T(a_channels_last_curve_without_room_is_not_written),
+      T(median_per_x_groups_and_filters),
       T(an_edge_sample_off_does_not_move_a_law),
       T(small_transposed_weights_fit_no_copy_rate),
       T(spilled_columns_fit_the_walk_not_the_efficiency),
