@@ -30,7 +30,6 @@
 #include "latency/costmodel_util.h"
 
 #include <math.h>
-
 #include <stdlib.h>
 #include <string.h>
 

@@ -131,7 +131,9 @@ void lpFitWeightCopy(const LpShapeSet *set, LpDeviceNumbers *device);
 
 /// From the measured channels-last convs of `set`, the median compute
 /// efficiency per anchor (conv2d, depthwise_conv2d) over all its fused
-/// types: `channels_last_efficiency.<anchor>` (calibrate_channels_last.c).
+/// types, `channels_last_efficiency.<anchor>`, and, for an anchor measured
+/// at two reductions per output or more, its curve over the reduction,
+/// `channels_last_efficiency.<anchor>.k<2^i>` (calibrate_channels_last.c).
 void lpFitChannelsLast(const LpShapeSet *set, LpDeviceNumbers *device);
 
 /// The bytes of matmul shape `s`'s weight (n x k x batch elements of its
