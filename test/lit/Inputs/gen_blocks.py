@@ -350,24 +350,6 @@ def relu(x):
     return raw(f'@V = "tosa.clamp"({x[0]}) <{{min_val = 0.000000e+00 : {DT}, max_val = {big} : {DT}}}> : ({t(x[1])}) -> @OUT', x[1])
 
 
-def conv_oihw(x, cout, k, stride):
-    """A conv whose constant OIHW weight is transposed to OHWI in the graph."""
-    n, c, h, wd = x[1]
-    w = transpose(weight([cout, c, k, k]), [0, 2, 3, 1])
-    b = weight([cout])
-    xh = transpose(x, [0, 2, 3, 1])
-    # TOSA wants the padded extent to divide by the stride: torch-mlir pads a
-    # strided 3x3 on one side only and slices a strided 1x1's input to odd.
-    p = k // 2
-    pad = [p, p, p, p] if stride == 1 else [p, 0, p, 0]
-    if stride == 2 and k == 1:
-        xh = slice_(xh, [0, 0, 0, 0], [n, h - 1, wd - 1, c])
-    ih, iw = xh[1][1], xh[1][2]
-    out = [n, (ih + pad[0] + pad[1] - k) // stride + 1, (iw + pad[2] + pad[3] - k) // stride + 1, cout]
-    y = raw(f'@V = "tosa.conv2d"({xh[0]}, {w[0]}, {b[0]}, {ZP}, {ZP}) <{{acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: {", ".join(map(str, pad))}>, stride = array<i64: {stride}, {stride}>}}> : ({t(xh[1])}, {t(w[1])}, {t(b[1])}, tensor<1x{DT}>, tensor<1x{DT}>) -> @OUT', out)
-    return transpose(y, [0, 3, 1, 2])
-
-
 def tosa_pads(size, k, stride):
     """Top and bottom padding of a k-window at `stride` over `size` rows, and
     the rows to keep: TOSA wants the padded extent less the window to divide
@@ -378,9 +360,10 @@ def tosa_pads(size, k, stride):
     return p, max(bottom, 0), size + min(bottom, 0)
 
 
-def conv_any(x, cout, k, stride, depthwise=False):
-    """conv_oihw for any window and stride, or a depthwise conv (weight
-    [c, 1, k, k] transposed to [k, k, c, 1], as torch-mlir exports it)."""
+def conv_oihw(x, cout, k, stride, depthwise=False):
+    """A conv whose constant OIHW weight is transposed to OHWI in the graph,
+    for any window and stride, or a depthwise conv (weight [c, 1, k, k]
+    transposed to [k, k, c, 1], as torch-mlir exports it)."""
     n, c, h, wd = x[1]
     top, bottom, keep = tosa_pads(h, k, stride)
     if depthwise:
@@ -424,18 +407,18 @@ def classifier(x, classes=1000):
 def mobilenet_v2():
     """torchvision's MobileNet-V2 at 224x224: inverted residuals of a 1x1
     expansion, a 3x3 depthwise conv and a 1x1 projection, ReLU6."""
-    x = relu6(batch_norm(conv_any(arg([1, 3, 224, 224]), 32, 3, 2)))
+    x = relu6(batch_norm(conv_oihw(arg([1, 3, 224, 224]), 32, 3, 2)))
     cin = 32
     for t_, c, n, s in ((1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2),
                         (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)):
         for i in range(n):
             stride = s if i == 0 else 1
-            h = x if t_ == 1 else relu6(batch_norm(conv_any(x, cin * t_, 1, 1)))
-            h = relu6(batch_norm(conv_any(h, 0, 3, stride, depthwise=True)))
-            h = batch_norm(conv_any(h, c, 1, 1))
+            h = x if t_ == 1 else relu6(batch_norm(conv_oihw(x, cin * t_, 1, 1)))
+            h = relu6(batch_norm(conv_oihw(h, 0, 3, stride, depthwise=True)))
+            h = batch_norm(conv_oihw(h, c, 1, 1))
             x = binary("tosa.add", x, h) if stride == 1 and cin == c else h
             cin = c
-    x = relu6(batch_norm(conv_any(x, 1280, 1, 1)))
+    x = relu6(batch_norm(conv_oihw(x, 1280, 1, 1)))
     return classifier(x), ["torchvision's MobileNet-V2 at 224x224 (inverted residuals, ReLU6)"]
 
 
@@ -446,11 +429,11 @@ def shuffle_unit(x, cout, stride):
         a = slice_(x, [0, 0, 0, 0], [n, c // 2, h, w])
         b = slice_(x, [0, c // 2, 0, 0], [n, c // 2, h, w])
     else:
-        a = relu(batch_norm(conv_any(batch_norm(conv_any(x, 0, 3, 2, depthwise=True)), half, 1, 1)))
+        a = relu(batch_norm(conv_oihw(batch_norm(conv_oihw(x, 0, 3, 2, depthwise=True)), half, 1, 1)))
         b = x
-    b = relu(batch_norm(conv_any(b, half, 1, 1)))
-    b = batch_norm(conv_any(b, 0, 3, stride, depthwise=True))
-    b = relu(batch_norm(conv_any(b, half, 1, 1)))
+    b = relu(batch_norm(conv_oihw(b, half, 1, 1)))
+    b = batch_norm(conv_oihw(b, 0, 3, stride, depthwise=True))
+    b = relu(batch_norm(conv_oihw(b, half, 1, 1)))
     y = concat(a, b, 1)
     o = y[1][2]
     y = reshape(transpose(reshape(y, [n, 2, half, o, o]), [0, 2, 1, 3, 4]), [n, cout, o, o])
@@ -460,11 +443,11 @@ def shuffle_unit(x, cout, stride):
 def shufflenet_v2():
     """torchvision's ShuffleNetV2 x1.0 at 224x224: split, 1x1, 3x3
     depthwise, 1x1, concat and channel shuffle."""
-    x = pool(relu(batch_norm(conv_any(arg([1, 3, 224, 224]), 24, 3, 2))), "max", 3, 2)
+    x = pool(relu(batch_norm(conv_oihw(arg([1, 3, 224, 224]), 24, 3, 2))), "max", 3, 2)
     for c, n in ((116, 4), (232, 8), (464, 4)):
         for i in range(n):
             x = shuffle_unit(x, c, 2 if i == 0 else 1)
-    x = relu(batch_norm(conv_any(x, 1024, 1, 1)))
+    x = relu(batch_norm(conv_oihw(x, 1024, 1, 1)))
     return classifier(x), ["torchvision's ShuffleNetV2 x1.0 at 224x224 (channel split and shuffle)"]
 
 
