@@ -174,13 +174,14 @@ static double channelsLastEfficiency(CmProfile profile, const char *kernel,
   char anchor[96];
   if (!cmKernelAnchor(kernel, anchor, sizeof anchor))
     return NAN;
-  char key[160];
-  snprintf(key, sizeof key, "channels_last_efficiency.%s.%s", anchor,
-           dtype ? dtype : "");
-  double own = dtype ? cmProfileGetDeviceNumber(profile, key, NAN) : NAN;
-  if (own > 0) {
-    *source = "device.csv channels_last_efficiency.<anchor>.<dtype>";
-    return own;
+  if (dtype) {
+    char key[160];
+    snprintf(key, sizeof key, "channels_last_efficiency.%s.%s", anchor, dtype);
+    double own = cmProfileGetDeviceNumber(profile, key, NAN);
+    if (own > 0) {
+      *source = "device.csv channels_last_efficiency.<anchor>.<dtype>";
+      return own;
+    }
   }
   double k = cmReductionPerOutput(kernel, value, context);
   CurveContext curve = {profile, anchor};
