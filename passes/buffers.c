@@ -143,12 +143,47 @@ static bool ownsBuffer(MlirOperation op, intptr_t r) {
 typedef bool (*BufferTest)(const LatGraph *g, int kernel, MlirOperation op,
                            intptr_t r, MlirValue v);
 
+enum { kMaxLiveWarm = 32 };
+
 /* The part of a count that a whole run carves from the warm heap: each
- * buffer smaller than `below`, `budget` at most in all, in op order. */
+ * buffer smaller than `below`, and the warm buffers live at once (`live`:
+ * their writers and sizes, in op order) `budget` at most. A chain of ops
+ * frees each buffer once the next op has read it, and glibc serves the
+ * one after from that chunk: a TOSA conv's seven passes over a 4.8 MB
+ * output use two chunks, not seven (a whole MobileNet-V2 ran them at the
+ * rate of warm buffers, docs/passes.md "Warm scratch bytes"). */
 typedef struct {
   double below, budget;
   double bytes;
+  MlirOperation live[kMaxLiveWarm];
+  double liveBytes[kMaxLiveWarm];
+  int numLive;
 } WarmPart;
+
+/* True when the buffer of `size` that `op` writes is carved from the warm
+ * heap of `warm`, which then counts it: smaller than its largest chunk,
+ * and within its budget with the warm buffers still read at `op`. */
+static bool takeWarm(WarmPart *warm, MlirOperation op, double size) {
+  if (!(size < warm->below))
+    return false;
+  MlirBlock block = mlirOperationGetBlock(op);
+  double live = size;
+  int kept = 0;
+  for (int i = 0; i < warm->numLive; i++) {
+    if (deadBefore(warm->live[i], op, block))
+      continue; /* its chunk is free again */
+    live += warm->liveBytes[i];
+    warm->live[kept] = warm->live[i];
+    warm->liveBytes[kept++] = warm->liveBytes[i];
+  }
+  warm->numLive = kept;
+  if (live > warm->budget || kept >= kMaxLiveWarm)
+    return false;
+  warm->live[warm->numLive] = op;
+  warm->liveBytes[warm->numLive++] = size;
+  warm->bytes += size;
+  return true;
+}
 
 /* Bytes of the results of kernel `kernel`'s nodes (but node `skip`, or -1)
  * of at least `minBytes` that `counts`, and in `warm` (or NULL) its warm
@@ -169,8 +204,8 @@ static double sumBuffers(const LatGraph *g, int kernel, int skip,
       if (size < minBytes || !counts(g, kernel, n->op, r, v))
         continue;
       bytes += size;
-      if (warm && size < warm->below && warm->bytes + size <= warm->budget)
-        warm->bytes += size;
+      if (warm)
+        takeWarm(warm, n->op, size);
     }
   }
   return bytes;
@@ -191,12 +226,13 @@ static bool isScratch(const LatGraph *g, int kernel, MlirOperation op,
  * weight is priced as the transposed copy instead (weight_transposed: node
  * `weightCopy`, or -1). A lowering that fuses ops allocates less than
  * this; the `loops` pipeline fuses none. The warm part: each buffer must
- * fit the largest free chunk (warmHeapBytes), and together they the free
- * chunks' total, taken as the constants' bytes (ResNet-18 TOSA: 110 MB
- * free in chunks of 0.5 MB and more for 46.7 MB of constants). */
+ * fit the largest free chunk (warmHeapBytes), and those live at once the
+ * free chunks' total, taken as the constants' bytes (ResNet-18 TOSA: 110
+ * MB free in chunks of 0.5 MB and more for 46.7 MB of constants). */
 double latScratchBytes(const LatGraph *g, int kernel, int weightCopy,
                        double *warmBytes) {
-  WarmPart warm = {g->warmHeapBytes, g->warmHeapBytes * 3 / 2, 0};
+  WarmPart warm = {.below = g->warmHeapBytes,
+                   .budget = g->warmHeapBytes * 3 / 2};
   double bytes = sumBuffers(g, kernel, weightCopy, LAT_FRESH_BUFFER_BYTES,
                             isScratch, &warm);
   *warmBytes = warm.bytes;
