@@ -41,7 +41,10 @@
  * (`channels_last_efficiency.<anchor>.k<2^i>`, latency/channels_last.h)
  * the efficiency is read there, else the anchor's median. linalg's hwcf
  * and depthwise nests share the flag without having been measured
- * (docs/profiling.md, "Channels last").
+ * (docs/profiling.md, "Channels last"). Such a conv also pays for its
+ * epilogue, each op after the conv a loop nest of its own (the query's
+ * epilogue_elements over epilogue_passes, latency/epilogue.h), part of
+ * launch_us: the efficiency was fitted with it taken out.
  * Bytes are those crossing the kernel boundary (the caller's job for fused
  * kernels). With only one of the two bounds known, that one answers and the
  * reason says what was missing.
@@ -55,6 +58,8 @@
 
 #include "latency/channels_last.h"
 #include "latency/costmodel_util.h"
+#include "latency/dtype.h"
+#include "latency/epilogue.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -138,13 +143,33 @@ static double tileCompute(CmProfile profile, const char *kernel,
   return p.tileBandwidth > 0 ? cmGemmTilesUs(&gemm, &p) : NAN;
 }
 
+/* Point `index` of the epilogue curve of the CmProfile `context`
+ * (CmCurvePointFn). */
+static double epiloguePoint(const void *context, int index) {
+  char key[64];
+  cmEpilogueKey(key, sizeof key, index);
+  return cmProfileGetDeviceNumber(*(const CmProfile *)context, key, NAN);
+}
+
+/* What the query's epilogue costs, us (latency/epilogue.h): its
+ * epilogue_elements over epilogue_passes at the profile's curve, elements
+ * of `dtype` (4 bytes when unknown); 0 when the query or the profile has
+ * none. */
+static double epilogueUs(CmProfile profile, const char *dtype, CmValueFn value,
+                         const void *context) {
+  double elementBytes = dtype ? cmDtypeGetSize(dtype) : 0;
+  return cmEpilogueUs(
+      epiloguePoint, &profile, value(context, "epilogue_elements"),
+      value(context, "epilogue_passes"), elementBytes > 0 ? elementBytes : 4);
+}
+
 /* Where a curve's points are read: `anchor`'s keys in `profile`. */
 typedef struct {
   CmProfile profile;
   const char *anchor;
 } CurveContext;
 
-/* Point `index` of the curve of CurveContext `context` (CmChannelsLastFn). */
+/* Point `index` of the curve of CurveContext `context` (CmCurvePointFn). */
 static double curvePoint(const void *context, int index) {
   const CurveContext *c = context;
   char key[160];
@@ -285,6 +310,18 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
     launch += scratch;
     cmEstimateAddReason(out, "roofline: + %.4g us fresh scratch pages",
                         scratch);
+  }
+  /* latency-profile fitted the channels-last efficiency with the epilogue
+     taken out (calibrate_channels_last.c): it comes back here, the
+     kernel's own */
+  double epilogue = isfinite(channelsLast) && channelsLast > 0
+                        ? epilogueUs(profile, dtype, value, context)
+                        : 0;
+  if (epilogue > 0) {
+    launch += epilogue;
+    cmEstimateAddReason(out, "roofline: + %.4g us epilogue passes (%s)",
+                        epilogue,
+                        "device.csv epilogue_ns_per_element.b<bytes>");
   }
   out->launchUs = launch;
   out->bound = out->computeUs >= out->memoryUs && haveCompute ? CM_BOUND_COMPUTE

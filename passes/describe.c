@@ -9,6 +9,7 @@
  *===----------------------------------------------------------------------===*/
 #include "describe.h"
 #include "buffers.h"
+#include "epilogue.h"
 #include "graph.h"
 
 #include "ir_util.h"
@@ -784,6 +785,7 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   k->bytes = boundaryBytes(g, kernel);
   k->scratchBytes =
       latScratchBytes(g, kernel, weightCopy, &k->warmScratchBytes);
+  k->epiloguePasses = latEpiloguePasses(g, kernel, &k->epilogueElements);
   if (warn) /* printing a location is costly; imagined kernels need none */
     latLocationText(root, k->loc, sizeof k->loc);
   if (warn)

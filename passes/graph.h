@@ -113,6 +113,9 @@ typedef struct {
   double warmScratchBytes;    /* of scratchBytes, those small enough to be
                                  carved from the warm heap (warmHeapBytes):
                                  no new pages in a whole run               */
+  double epilogueElements;    /* elements its members after the root
+                                 write, each a loop nest (epilogue.c)      */
+  int epiloguePasses;         /* those members                            */
   double freshResultBytes;    /* its results of that size another kernel
                                  reads and the function does not return
                                  (buffers.c; counted when charged,

@@ -444,6 +444,32 @@ TEST(channels_last_convs_fit_an_efficiency_per_anchor) {
   CHECK(isnan(fitted(&d, "channels_last_efficiency.depthwise_conv2d.k16")));
 }
 
+/* A channels-last conv's epilogue passes (its batch norm's loop nests)
+ * come out of its efficiency at the probed rate, as its scratch pages do:
+ * the roofline adds them back per kernel. A channels-first conv keeps its
+ * own in its type's efficiency, which the roofline prices it with. */
+TEST(epilogue_passes_are_left_out_of_the_channels_last_efficiency) {
+  LpShape shapes[4];
+  for (int i = 0; i < 4; i++) {
+    bool last = i < 2;
+    convShape(&shapes[i], "conv2d+batchnorm+relu", 16 << i, last, 4);
+    shapes[i].epiloguePasses = 7;
+    shapes[i].epilogueElements = 7 * 196 * 64; /* 49 KiB a pass */
+    shapes[i].result.us += shapes[i].epilogueElements * 0.5 * 1e-3;
+  }
+  LpShapeSet set = {shapes, 4, 4};
+  LpDeviceNumbers d = device();
+  d.epilogueNs[0] = 0.5; /* 16 KiB */
+  d.epilogueNs[2] = 0.5; /* 256 KiB */
+  CHECK_NEAR(lpEpilogueUs(&d, &shapes[0]), 7 * 196 * 64 * 0.5e-3, 1e-9);
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "channels_last_efficiency.conv2d"), 4, 1e-9);
+  CHECK(fitted(&d, "compute_efficiency.conv2d+batchnorm+relu") < 4);
+  d = device(); /* without the probe the passes look like slow compute */
+  lpFitEfficiencies(&set, &d);
+  CHECK(fitted(&d, "channels_last_efficiency.conv2d") < 3.9);
+}
+
 /* A curve is written whole or not at all: with room for fewer keys than
  * its points, only the median is. */
 TEST(a_channels_last_curve_without_room_is_not_written) {
@@ -776,6 +802,7 @@ int main(void) {
       T(scratch_pages_are_left_out_of_the_efficiency),
       T(channels_last_convs_fit_an_efficiency_per_anchor),
       T(a_channels_last_curve_without_room_is_not_written),
+      T(epilogue_passes_are_left_out_of_the_channels_last_efficiency),
       T(median_per_x_groups_and_filters),
       T(an_edge_sample_off_does_not_move_a_law),
       T(small_transposed_weights_fit_no_copy_rate),

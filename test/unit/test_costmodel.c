@@ -9,6 +9,7 @@
 
 #include "latency/channels_last.h"
 #include "latency/column_walk.h"
+#include "latency/epilogue.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -643,6 +644,73 @@ TEST(channels_last_convs_read_their_curve_at_their_reduction) {
 static double curveAt(const void *context, int index) {
   const double *points = context;
   return points[index];
+}
+
+TEST(channels_last_convs_pay_for_their_epilogue_passes) {
+  static const char device[] =
+      PLAIN_HOST_DEVICE "memory_efficiency,1\n"
+                        "channels_last_efficiency.conv2d,4\n"
+                        "epilogue_ns_per_element.b16384,0.5\n"
+                        "epilogue_ns_per_element.b1048576,2\n";
+  CmProfile p =
+      profileWithDevice("epilogue-curve", kConvPolicy, kConvTable, device);
+  CHECK(!cmProfileIsNull(p));
+  /* 7 passes over 3136 x 64 f32 elements: 784 KiB a pass, between the
+     points at 256 KiB (unwritten) and 1 MiB: linear in ln bytes between
+     16 KiB and 1 MiB */
+  double elements = 7 * 3136 * 64.0, pass = 3136 * 64 * 4.0;
+  double ns = 0.5 + 1.5 * log(pass / 16384) / log(1048576 / 16384.0);
+  char text[32];
+  snprintf(text, sizeof text, "%.17g", elements);
+  CmField fields[] = {{"batch", "1"},
+                      {"hw", "3136"},
+                      {"cin", "16"},
+                      {"cout", "64"},
+                      {"stride", "1"},
+                      {"window", "9"},
+                      {"dtype", "f32"},
+                      {"channels_last", "1"},
+                      {"epilogue_elements", text},
+                      {"epilogue_passes", "7"}};
+  CmQuery q = {"conv2d+add", fields, 10, 1e9, 1};
+  CmEstimate e;
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  double conv = 1e9 / (1e9 * 4) * 1e6;
+  CHECK_NEAR(e.latencyUs, conv + elements * ns * 1e-3, 1e-6);
+  CHECK(strstr(e.reason, "epilogue passes") != NULL);
+  /* f16 elements: half the bytes a pass, so a lower rate */
+  fields[6].value = "f16";
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  double half = 0.5 + 1.5 * log(pass / 2 / 16384) / log(1048576 / 16384.0);
+  CHECK_NEAR(e.launchUs, elements * half * 1e-3, 1e-6);
+  /* a channels-first conv's efficiency was fitted with its epilogue in */
+  fields[6].value = "f32";
+  fields[7].value = "0";
+  CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+  CHECK(strstr(e.reason, "epilogue") == NULL);
+  CHECK_NEAR(e.launchUs, 0, 1e-12);
+  cmProfileDestroy(p);
+}
+
+TEST(epilogue_curve_reads_the_bytes_of_a_pass) {
+  double points[CM_EPILOGUE_POINTS];
+  for (int i = 0; i < CM_EPILOGUE_POINTS; i++)
+    points[i] = NAN;
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, 1e6, 2, 4), 0, 0); /* no point */
+  points[1] = 1;                                              /* 64 KiB */
+  points[3] = 3;                                              /* 1 MiB */
+  /* 2 passes of 65536 elements: 256 KiB each, halfway in ln bytes */
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, 131072, 2, 4), 131072 * 2e-3, 1e-9);
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, 100, 1, 4), 100 * 1e-3, 1e-12);
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, 1e9, 1, 4), 1e9 * 3e-3, 1e-3);
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, 1e6, 0, 4), 0, 0);
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, NAN, 1, 4), 0, 0);
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, 1e6, 1, 0), 0, 0);
+  char key[64];
+  cmEpilogueKey(key, sizeof key, 0);
+  CHECK(!strcmp(key, "epilogue_ns_per_element.b16384"));
+  cmEpilogueKey(key, sizeof key, CM_EPILOGUE_POINTS);
+  CHECK(!strcmp(key, ""));
 }
 
 TEST(channels_last_curve_interpolates_in_log_reduction) {
@@ -1572,6 +1640,8 @@ int main(int argc, char **argv) {
                    T(channels_last_convs_take_their_own_efficiency),
                    T(channels_last_convs_read_their_curve_at_their_reduction),
                    T(channels_last_curve_interpolates_in_log_reduction),
+                   T(channels_last_convs_pay_for_their_epilogue_passes),
+                   T(epilogue_curve_reads_the_bytes_of_a_pass),
                    T(a_type_without_an_efficiency_takes_its_familys),
                    T(a_repeated_device_key_answers_with_its_first_row),
                    T(column_walk_level_counts_the_busiest_set),

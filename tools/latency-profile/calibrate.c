@@ -45,6 +45,7 @@
 #include "profile_writer.h"
 
 #include "latency/costmodel_util.h"
+#include "latency/dtype.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -132,14 +133,32 @@ double lpDevicePeak(const LpDeviceNumbers *d, const char *dtype) {
   return d->numDtypes ? d->peakFlops[0] : 0;
 }
 
+/* Point `index` of the epilogue curve of the LpDeviceNumbers `context`
+ * (CmCurvePointFn). */
+static double epiloguePoint(const void *context, int index) {
+  const LpDeviceNumbers *d = context;
+  return index >= 0 && index < CM_EPILOGUE_POINTS ? d->epilogueNs[index] : NAN;
+}
+
+double lpEpilogueUs(const LpDeviceNumbers *d, const LpShape *s) {
+  const char *dtype = lpShapeField(s, "dtype");
+  double elementBytes = dtype ? cmDtypeGetSize(dtype) : 0;
+  return cmEpilogueUs(epiloguePoint, d, s->epilogueElements, s->epiloguePasses,
+                      elementBytes > 0 ? elementBytes : 4);
+}
+
 double lpWorkUs(const LpDeviceNumbers *d, const LpShape *s) {
   if (!s->result.ok || !(s->result.us > 0))
     return 0;
   double scratch = d->scratchNsPerByte > 0 && s->scratchBytes > 0
                        ? s->scratchBytes * d->scratchNsPerByte * 1e-3
                        : 0;
+  /* the roofline adds the epilogue to a channels-last conv only: every
+     other efficiency is fitted on kernels whose epilogues are the ones
+     the models measured have */
+  double epilogue = lpChannelsLast(s) ? lpEpilogueUs(d, s) : 0;
   /* a rate probed too high must not leave a kernel no time at all */
-  return fmax(s->result.us - scratch, 0.1 * s->result.us);
+  return fmax(s->result.us - scratch - epilogue, 0.1 * s->result.us);
 }
 
 bool lpEfficiencyOf(const LpDeviceNumbers *d, const LpShape *s, double *out,

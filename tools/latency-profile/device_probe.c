@@ -15,10 +15,12 @@
 #include "cold_probe.h"
 #include "cold_write_probe.h"
 #include "column_walk_probe.h"
+#include "epilogue_probe.h"
 #include "host_caches.h"
 #include "pipelines.h"
 #include "text.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Probe sizes: a matmul too large for the caches, 64 MiB streamed in and
@@ -237,6 +239,8 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
           : 0;
   if (out->scratchNsPerByte > 0)
     fprintf(log, "  scratch pages %.3g ns per byte\n", out->scratchNsPerByte);
+  /* quick: passes up to 1 MiB, a few ms of JIT and timing each */
+  lpProbeEpilogue(config, kernelDir, quick ? 1048576 : INFINITY, out, log);
   if (quick) { /* the cold probes stream four times the LLC: seconds */
     fprintf(log, "  probe cold weights, cold writes, column-walk grid and "
                  "accumulator walk   skipped (budget under 30 s)\n");

@@ -222,6 +222,13 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
     fprintf(out, "launch_us,%.6g\n", d->launchUs);
   if (d->scratchNsPerByte > 0)
     fprintf(out, "scratch_ns_per_byte,%.6g\n", d->scratchNsPerByte);
+  /* one more pass over a kernel's output, per element (epilogue_probe.c) */
+  for (int i = 0; i < CM_EPILOGUE_POINTS; i++)
+    if (d->epilogueNs[i] > 0) {
+      char key[64];
+      cmEpilogueKey(key, sizeof key, i);
+      fprintf(out, "%s,%.6g\n", key, d->epilogueNs[i]);
+    }
   /* what weights read from memory cost (cold_probe.c): 0 is a measured
      nothing, a negative value was not measured */
   if (d->llcBytes > 0)

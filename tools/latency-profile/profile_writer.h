@@ -13,6 +13,7 @@
 #include "shapes.h"
 
 #include "latency/column_walk.h"
+#include "latency/epilogue.h"
 
 enum { LP_MAX_DTYPES = 6, LP_MAX_FITTED = 512 };
 
@@ -62,6 +63,10 @@ typedef struct {
   /* f32 ns per multiply-add of the accumulator walk at each channel count
    * (accumulator_walk_probe.c); 0 where not measured */
   double accumulatorWalkNs[CM_ACCUMULATOR_WALK_POINTS];
+  /* f32 ns per element of one more pass over a buffer at each of the
+   * epilogue curve's sizes, fresh pages left out (epilogue_probe.c); 0
+   * where not measured */
+  double epilogueNs[CM_EPILOGUE_POINTS];
   int numFitted;                       /* fitted efficiencies below */
   char fittedKeys[LP_MAX_FITTED][224]; /* compute_efficiency.<type>... */
   double fittedValues[LP_MAX_FITTED];
@@ -145,10 +150,16 @@ double lpWeightBytes(const LpShape *s);
 double lpDevicePeak(const LpDeviceNumbers *device, const char *dtype);
 
 /// Shape `s`'s measured time less what its scratch buffers' fresh pages
-/// cost at the probed `scratchNsPerByte` (at least a tenth of it), us; 0
+/// cost at the probed `scratchNsPerByte` and, for a channels-last conv,
+/// what its epilogue costs (lpEpilogueUs), at least a tenth of it, us; 0
 /// when it was not measured. What the roofline's efficiencies, column walk
-/// and copy are fitted to: the roofline adds the scratch back.
+/// and copy are fitted to: the roofline adds both back.
 double lpWorkUs(const LpDeviceNumbers *device, const LpShape *s);
+
+/// What shape `s`'s epilogue passes cost at the probed curve, us, as the
+/// cost model prices them (latency/epilogue.h); 0 when it has none or the
+/// curve was not probed.
+double lpEpilogueUs(const LpDeviceNumbers *device, const LpShape *s);
 
 /// The share of the roofline's time at full peak that shape `s` took
 /// (its efficiency), and whether it is compute-bound at peak; false when

@@ -53,6 +53,8 @@ static void describeShape(const LatKernel *k, LpShape *shape) {
     cmQueryWork(&query, &shape->flops, &shape->bytes);
   }
   shape->scratchBytes = k->scratchBytes;
+  shape->epilogueElements = k->epilogueElements;
+  shape->epiloguePasses = k->epiloguePasses;
   size_t used = (size_t)snprintf(shape->key, sizeof shape->key, "%s", k->type);
   for (int i = 0; i < k->numFields && i < LAT_MAX_FIELDS; i++) {
     snprintf(shape->names[i], sizeof shape->names[i], "%s", k->fields[i].name);

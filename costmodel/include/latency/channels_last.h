@@ -22,6 +22,8 @@
 #ifndef LATENCY_CHANNELS_LAST_H
 #define LATENCY_CHANNELS_LAST_H
 
+#include "latency/costmodel_util.h"
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -40,19 +42,10 @@ double cmChannelsLastReduction(int index);
 /// "" for an index out of range.
 void cmChannelsLastKey(char *out, size_t size, const char *anchor, int index);
 
-/// Returns the value at `at` of the piecewise-linear curve through the `n`
-/// points (`x` strictly ascending and > 0, `y` finite), linear in ln x between
-/// them, the first or last value beyond them; NAN when `n` is 0 or `at` is
-/// not > 0.
-double cmLogLinearAt(const double *x, const double *y, size_t n, double at);
-
-/// A written point's efficiency; NAN (or <= 0) when not written.
-typedef double (*CmChannelsLastFn)(const void *context, int index);
-
 /// Returns the channels-last compute efficiency at `reduction` multiply-adds
-/// per output from the points `at` gives (cmLogLinearAt over the written
-/// ones); NAN when none is written or the reduction is not > 0.
-double cmChannelsLastEfficiency(CmChannelsLastFn at, const void *context,
+/// per output from the points `at` gives (cmCurveAt over the written ones);
+/// NAN when none is written or the reduction is not > 0.
+double cmChannelsLastEfficiency(CmCurvePointFn at, const void *context,
                                 double reduction);
 
 #ifdef __cplusplus

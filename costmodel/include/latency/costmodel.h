@@ -29,7 +29,7 @@ enum {
   CM_MAX_AXES = 8,       /* axes of one kernel policy               */
   CM_MAX_REGIME = 8,     /* regime keys of one kernel policy        */
   CM_MAX_CORNERS = 4,    /* vertices of a 3D simplex                */
-  CM_ROOFLINE_FIELDS = 7 /* fields only the roofline reads: CmPrepared */
+  CM_ROOFLINE_FIELDS = 9 /* fields only the roofline reads: CmPrepared */
 };
 
 /*---------------------------------------------------------------- status --*/
@@ -240,7 +240,7 @@ typedef struct {
                                   its implicit GEMM from matmul tables, or NULL */
   const char *transferredFrom; /* transferred: reference device, or NULL */
   int transferPoints;          /* transferred: target points of the kernel */
-  char reason[256];            /* why tiers were skipped; "" when none       */
+  char reason[512];            /* why tiers were skipped; "" when none       */
 } CmEstimate;
 
 /// Estimates the latency of `query` on `profile` with `options` into `*out`.
@@ -277,8 +277,9 @@ typedef struct {
   int transferPoints;                  /* target points behind them         */
   char reason[192];                    /* why no table matched, or ""       */
   double rooflineFields[CM_ROOFLINE_FIELDS]; /* weight_transposed,
-    scratch_bytes, channels_last and a transpose's walk_k, walk_stride,
-    walk_writes and elements, whatever the policy, or NaN */
+    scratch_bytes, channels_last, a transpose's walk_k, walk_stride,
+    walk_writes and elements, and epilogue_elements and epilogue_passes,
+    whatever the policy, or NaN */
 } CmPrepared;
 
 /// Resolves the kernel and regime keys of `query` (its axis fields are

@@ -166,6 +166,24 @@ double cmReductionPerOutput(const char *kernel, CmValueFn value,
 /// law of cin and window follows (docs/profiling.md, "The reduction law").
 double cmReductionLawFactor(double k, double k0, double lo, double hi);
 
+/// Returns the value at `at` of the piecewise-linear curve through the `n`
+/// points (`x` strictly ascending and > 0, `y` finite), linear in ln x between
+/// them, the first or last value beyond them; NAN when `n` is 0 or `at` is
+/// not > 0.
+double cmLogLinearAt(const double *x, const double *y, size_t n, double at);
+
+/// A device.csv curve's point `index`; NAN (or <= 0) when not written.
+typedef double (*CmCurvePointFn)(const void *context, int index);
+
+/// Returns the value at `at` of the curve of `points` points, point `index`
+/// at x = `xOf(index)` (ascending, > 0) with the value `point` gives:
+/// cmLogLinearAt over the written ones (finite and > 0), so never
+/// extrapolated; NAN when none is written or `at` is not > 0. How the cost
+/// model reads the curves latency-profile writes at fixed points
+/// (latency/channels_last.h, latency/epilogue.h).
+double cmCurveAt(CmCurvePointFn point, const void *context, int points,
+                 double (*xOf)(int index), double at);
+
 /// Multiplies the efficiencies a roofline uses by an efficiency slope's
 /// factor `scale` on the side a kernel has an efficiency of its own
 /// (`ownCompute`, `ownMemory`: the side its slope was fitted on), on both

@@ -14,7 +14,7 @@
 // CHECK: "name":"silu_big"
 // CHECK: "type":"silu"
 // CHECK-SAME: "latency_us":3000,"source":"measured"
-// CHECK-SAME: "scratch_bytes":1310720}
+// CHECK-SAME: "scratch_bytes":1310720,"epilogue_passes":1
 func.func @silu_big(%x: tensor<1x320x32x32xf32>) -> tensor<1x320x32x32xf32> {
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %s = tosa.sigmoid %x : (tensor<1x320x32x32xf32>) -> tensor<1x320x32x32xf32>
@@ -25,7 +25,7 @@ func.func @silu_big(%x: tensor<1x320x32x32xf32>) -> tensor<1x320x32x32xf32> {
 // CHECK: "name":"silu_small"
 // CHECK: "type":"silu"
 // CHECK-SAME: "latency_us":10,"source":"measured"
-// CHECK-SAME: "scratch_bytes":327680,"warm_scratch_bytes":327680}
+// CHECK-SAME: "scratch_bytes":327680,"warm_scratch_bytes":327680,"epilogue_passes":1
 func.func @silu_small(%x: tensor<1x320x16x16xf32>) -> tensor<1x320x16x16xf32> {
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %s = tosa.sigmoid %x : (tensor<1x320x16x16xf32>) -> tensor<1x320x16x16xf32>

@@ -21,10 +21,10 @@
 // ROOFLINE: "name":"silu"
 // ROOFLINE: "type":"silu"
 // ROOFLINE-SAME: "latency_us":27.2{{[0-9]*}},
-// ROOFLINE-SAME: "scratch_bytes":1310720,"warm_scratch_bytes":1310720}
+// ROOFLINE-SAME: "scratch_bytes":1310720,"warm_scratch_bytes":1310720,"epilogue_passes":1
 // TABLE: "type":"silu"
 // TABLE-SAME: "latency_us":378.5{{[0-9]*}},"source":"measured"
-// TABLE-SAME: "warm_scratch_bytes":1310720}
+// TABLE-SAME: "warm_scratch_bytes":1310720,"epilogue_passes":1
 // FRESH: "type":"silu"
 // FRESH-SAME: "latency_us":3000,"source":"measured"
 // FRESH-NOT: warm_scratch_bytes

@@ -1,0 +1,35 @@
+/*===- epilogue.c - the passes a kernel makes after its anchor ------------===*
+ *
+ * Counted as sumBuffers (buffers.c) walks a kernel's members: a view or a
+ * slice moves nothing through `loops` (a subview), an init tensor is the
+ * next op's buffer. The members before the root in program order (a
+ * transpose of a conv's input) are passes all the same.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "epilogue.h"
+
+#include "ir_util.h"
+
+int latEpiloguePasses(const LatGraph *g, int kernel, double *elements) {
+  int passes = 0;
+  *elements = 0;
+  int root = g->kernels[kernel].root;
+  for (int i = root; i >= 0; i = g->nodes[i].nextInKernel) {
+    const LatNode *n = &g->nodes[i];
+    if (i == root || n->cls.role == LAT_ROLE_VIEW ||
+        n->cls.role == LAT_ROLE_SKIP || n->cls.id == LAT_CLASS_SLICE ||
+        latIsInitProducer(n->op))
+      continue;
+    double produced = 0;
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
+      LatShape shape = latShapeOf(latResult(n->op, r));
+      if (shape.isTensor && !shape.overflow)
+        produced += shape.elements;
+    }
+    if (produced > 0) {
+      *elements += produced;
+      passes++;
+    }
+  }
+  return passes;
+}
