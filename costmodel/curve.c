@@ -30,7 +30,7 @@ double cmLogLinearAt(const double *x, const double *y, size_t n, double at) {
 
 double cmCurveAt(CmCurvePointFn point, const void *context, int points,
                  double (*xOf)(int index), double at) {
-  enum { kMaxPoints = 64 };
+  enum { kMaxPoints = 64 }; /* the curves have 6 and 17 points */
   double x[kMaxPoints], y[kMaxPoints];
   size_t n = 0;
   for (int i = 0; point && xOf && i < points && i < kMaxPoints; i++) {

@@ -7,6 +7,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "latency/epilogue.h"
+#include "latency/dtype.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,10 +23,12 @@ void cmEpilogueKey(char *out, size_t size, int index) {
 }
 
 double cmEpilogueUs(CmCurvePointFn at, const void *context, double elements,
-                    double passes, double elementBytes) {
-  if (!(elements > 0) || !(passes >= 1) || !(elementBytes > 0) ||
-      !isfinite(elements))
+                    double passes, const char *dtype) {
+  if (!(elements > 0) || !(passes >= 1) || !isfinite(elements))
     return 0;
+  double elementBytes = dtype ? cmDtypeGetSize(dtype) : 0;
+  if (!(elementBytes > 0))
+    elementBytes = 4;
   double ns = cmCurveAt(at, context, CM_EPILOGUE_POINTS, cmEpilogueBytes,
                         elements / passes * elementBytes);
   return ns > 0 ? elements * ns * 1e-3 : 0;

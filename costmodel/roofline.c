@@ -58,7 +58,6 @@
 
 #include "latency/channels_last.h"
 #include "latency/costmodel_util.h"
-#include "latency/dtype.h"
 #include "latency/epilogue.h"
 
 #include <math.h>
@@ -152,15 +151,13 @@ static double epiloguePoint(const void *context, int index) {
 }
 
 /* What the query's epilogue costs, us (latency/epilogue.h): its
- * epilogue_elements over epilogue_passes at the profile's curve, elements
- * of `dtype` (4 bytes when unknown); 0 when the query or the profile has
- * none. */
+ * epilogue_elements over epilogue_passes of `dtype` at the profile's
+ * curve; 0 when the query or the profile has none. */
 static double epilogueUs(CmProfile profile, const char *dtype, CmValueFn value,
                          const void *context) {
-  double elementBytes = dtype ? cmDtypeGetSize(dtype) : 0;
-  return cmEpilogueUs(
-      epiloguePoint, &profile, value(context, "epilogue_elements"),
-      value(context, "epilogue_passes"), elementBytes > 0 ? elementBytes : 4);
+  return cmEpilogueUs(epiloguePoint, &profile,
+                      value(context, "epilogue_elements"),
+                      value(context, "epilogue_passes"), dtype);
 }
 
 /* Where a curve's points are read: `anchor`'s keys in `profile`. */
@@ -312,8 +309,8 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                         scratch);
   }
   /* latency-profile fitted the channels-last efficiency with the epilogue
-     taken out (calibrate_channels_last.c): it comes back here, the
-     kernel's own */
+     taken out (lpWorkUs, tools/latency-profile/calibrate.c): it comes back
+     here, the kernel's own (a hand-set per-dtype value gets it too) */
   double epilogue = isfinite(channelsLast) && channelsLast > 0
                         ? epilogueUs(profile, dtype, value, context)
                         : 0;

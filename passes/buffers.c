@@ -5,6 +5,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 double latValueBytes(const LatGraph *g, MlirValue v) {
@@ -147,11 +148,11 @@ enum { kMaxLiveWarm = 32 };
 
 /* The part of a count that a whole run carves from the warm heap: each
  * buffer smaller than `below`, and the warm buffers live at once (`live`:
- * their writers and sizes, in op order) `budget` at most. A chain of ops
- * frees each buffer once the next op has read it, and glibc serves the
- * one after from that chunk: a TOSA conv's seven passes over a 4.8 MB
- * output use two chunks, not seven (a whole MobileNet-V2 ran them at the
- * rate of warm buffers, docs/passes.md "Warm scratch bytes"). */
+ * their writers and sizes) `budget` at most, taken in program order. A
+ * chain of ops frees each buffer once the next op has read it, and glibc
+ * serves the one after from that chunk: a TOSA conv's six buffers over a
+ * 4.8 MB output use two chunks, not six (a whole MobileNet-V2 ran them at
+ * the rate of warm buffers, docs/passes.md "Warm scratch bytes"). */
 typedef struct {
   double below, budget;
   double bytes;
@@ -160,24 +161,51 @@ typedef struct {
   int numLive;
 } WarmPart;
 
+/* True when `v`, or a view of it (up to a depth of 8), is read by `op` or
+ * by an op after it in `block`, or outside `block`: its buffer is not free
+ * when `op` writes. */
+static bool readFrom(const LatGraph *g, MlirValue v, MlirOperation op,
+                     MlirBlock block, int depth) {
+  for (MlirOpOperand u = latFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    if (!mlirBlockEqual(mlirOperationGetBlock(user), block) ||
+        mlirOperationEqual(user, op) || !mlirOperationIsBeforeInBlock(user, op))
+      return true;
+    int n = latGraphFind(g, user);
+    if (n < 0 || g->nodes[n].cls.role != LAT_ROLE_VIEW)
+      continue;
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(user); r++)
+      if (depth >= 8 || readFrom(g, latResult(user, r), op, block, depth + 1))
+        return true;
+  }
+  return false;
+}
+
 /* True when the buffer of `size` that `op` writes is carved from the warm
  * heap of `warm`, which then counts it: smaller than its largest chunk,
- * and within its budget with the warm buffers still read at `op`. */
-static bool takeWarm(WarmPart *warm, MlirOperation op, double size) {
+ * and within its budget with the warm buffers still read at `op`. Asked in
+ * program order (sumBuffers). */
+static bool takeWarm(const LatGraph *g, WarmPart *warm, MlirOperation op,
+                     double size) {
   if (!(size < warm->below))
     return false;
   MlirBlock block = mlirOperationGetBlock(op);
-  double live = size;
+  double liveBytesTotal = size;
   int kept = 0;
   for (int i = 0; i < warm->numLive; i++) {
-    if (deadBefore(warm->live[i], op, block))
+    bool read = false;
+    for (intptr_t r = 0; !read && r < mlirOperationGetNumResults(warm->live[i]);
+         r++)
+      read = readFrom(g, latResult(warm->live[i], r), op, block, 0);
+    if (!read)
       continue; /* its chunk is free again */
-    live += warm->liveBytes[i];
+    liveBytesTotal += warm->liveBytes[i];
     warm->live[kept] = warm->live[i];
     warm->liveBytes[kept++] = warm->liveBytes[i];
   }
   warm->numLive = kept;
-  if (live > warm->budget || kept >= kMaxLiveWarm)
+  if (liveBytesTotal > warm->budget || kept >= kMaxLiveWarm)
     return false;
   warm->live[warm->numLive] = op;
   warm->liveBytes[warm->numLive++] = size;
@@ -185,29 +213,72 @@ static bool takeWarm(WarmPart *warm, MlirOperation op, double size) {
   return true;
 }
 
+/* A buffer a count found, for its warm part. */
+typedef struct {
+  MlirOperation op;
+  double size;
+} Buffer;
+
+/* True when `a` runs before `b`: by position in one block; ops of
+ * different blocks keep the order they were found in. */
+static bool runsBefore(MlirOperation a, MlirOperation b) {
+  return mlirBlockEqual(mlirOperationGetBlock(a), mlirOperationGetBlock(b)) &&
+         mlirOperationIsBeforeInBlock(a, b);
+}
+
+/* Takes the warm part of the `n` buffers of `found` into `warm`, in
+ * program order: a kernel's members are listed from its root, and a
+ * transpose of its input folded into it comes after its last op. */
+static void takeWarmInOrder(const LatGraph *g, Buffer *found, size_t n,
+                            WarmPart *warm) {
+  for (size_t i = 1; i < n; i++) /* insertion sort: a kernel's few buffers */
+    for (size_t j = i; j > 0 && runsBefore(found[j].op, found[j - 1].op); j--) {
+      Buffer t = found[j];
+      found[j] = found[j - 1];
+      found[j - 1] = t;
+    }
+  for (size_t i = 0; i < n; i++)
+    takeWarm(g, warm, found[i].op, found[i].size);
+}
+
 /* Bytes of the results of kernel `kernel`'s nodes (but node `skip`, or -1)
  * of at least `minBytes` that `counts`, and in `warm` (or NULL) its warm
- * part. Views and slices bufferize to views of their source and initial
- * values (tensor.empty, fills) to their consumer's buffer, so neither is
- * asked. */
+ * part (none when out of memory). Views and slices bufferize to views of
+ * their source and initial values (tensor.empty, fills) to their
+ * consumer's buffer, so neither is asked. */
 static double sumBuffers(const LatGraph *g, int kernel, int skip,
                          double minBytes, BufferTest counts, WarmPart *warm) {
   double bytes = 0;
+  size_t n = 0, capacity = (size_t)g->kernels[kernel].numOps + 1;
+  Buffer *found = warm ? malloc(capacity * sizeof *found) : NULL;
   for (int i = g->kernels[kernel].root; i >= 0; i = g->nodes[i].nextInKernel) {
-    const LatNode *n = &g->nodes[i];
-    if (i == skip || n->cls.role == LAT_ROLE_VIEW ||
-        n->cls.id == LAT_CLASS_SLICE || latIsInitProducer(n->op))
+    const LatNode *node = &g->nodes[i];
+    if (i == skip || node->cls.role == LAT_ROLE_VIEW ||
+        node->cls.id == LAT_CLASS_SLICE || latIsInitProducer(node->op))
       continue;
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
-      MlirValue v = latResult(n->op, r);
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(node->op); r++) {
+      MlirValue v = latResult(node->op, r);
       double size = latValueBytes(g, v);
-      if (size < minBytes || !counts(g, kernel, n->op, r, v))
+      if (size < minBytes || !counts(g, kernel, node->op, r, v))
         continue;
       bytes += size;
-      if (warm)
-        takeWarm(warm, n->op, size);
+      if (found && n == capacity) { /* ops of several results */
+        Buffer *grown = realloc(found, 2 * capacity * sizeof *found);
+        if (!grown) {
+          free(found);
+          found = NULL;
+          continue;
+        }
+        found = grown;
+        capacity *= 2;
+      }
+      if (found)
+        found[n++] = (Buffer){node->op, size};
     }
   }
+  if (found)
+    takeWarmInOrder(g, found, n, warm);
+  free(found);
   return bytes;
 }
 

@@ -1,4 +1,4 @@
-/*===- epilogue.c - the passes a kernel makes after its anchor ------------===*
+/*===- epilogue.c - the passes a kernel makes besides its anchor's --------===*
  *
  * Counted as sumBuffers (buffers.c) walks a kernel's members: a view or a
  * slice moves nothing through `loops` (a subview), an init tensor is the

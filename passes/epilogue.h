@@ -1,4 +1,4 @@
-/*===- epilogue.h - the passes a kernel makes after its anchor (internal) -===*
+/*===- epilogue.h - a kernel's passes besides its anchor's (internal) -----===*
  *
  * Through `loops` no two linalg ops are fused: each member of a kernel is
  * a loop nest over its own result. A TOSA conv's batch norm and relu are

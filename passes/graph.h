@@ -113,7 +113,7 @@ typedef struct {
   double warmScratchBytes;    /* of scratchBytes, those small enough to be
                                  carved from the warm heap (warmHeapBytes):
                                  no new pages in a whole run               */
-  double epilogueElements;    /* elements its members after the root
+  double epilogueElements;    /* elements its members besides the root
                                  write, each a loop nest (epilogue.c)      */
   int epiloguePasses;         /* those members                            */
   double freshResultBytes;    /* its results of that size another kernel

@@ -222,7 +222,7 @@ static void writeJson(FILE *f, const char *profile, const char *device,
         fprintf(f, ",\"scratch_bytes\":%.17g", kk->scratchBytes);
       if (kk->warmScratchBytes > 0) /* of those, carved from the warm heap */
         fprintf(f, ",\"warm_scratch_bytes\":%.17g", kk->warmScratchBytes);
-      if (kk->epiloguePasses > 0) /* loop nests after its root's */
+      if (kk->epiloguePasses > 0) /* loop nests besides its root's */
         fprintf(f, ",\"epilogue_passes\":%d,\"epilogue_elements\":%.17g",
                 kk->epiloguePasses, kk->epilogueElements);
       if (kk->resultPagesUs > 0) /* part of latency_us: its results' pages */

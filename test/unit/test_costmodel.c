@@ -696,16 +696,24 @@ TEST(epilogue_curve_reads_the_bytes_of_a_pass) {
   double points[CM_EPILOGUE_POINTS];
   for (int i = 0; i < CM_EPILOGUE_POINTS; i++)
     points[i] = NAN;
-  CHECK_NEAR(cmEpilogueUs(curveAt, points, 1e6, 2, 4), 0, 0); /* no point */
-  points[1] = 1;                                              /* 64 KiB */
-  points[3] = 3;                                              /* 1 MiB */
-  /* 2 passes of 65536 elements: 256 KiB each, halfway in ln bytes */
-  CHECK_NEAR(cmEpilogueUs(curveAt, points, 131072, 2, 4), 131072 * 2e-3, 1e-9);
-  CHECK_NEAR(cmEpilogueUs(curveAt, points, 100, 1, 4), 100 * 1e-3, 1e-12);
-  CHECK_NEAR(cmEpilogueUs(curveAt, points, 1e9, 1, 4), 1e9 * 3e-3, 1e-3);
-  CHECK_NEAR(cmEpilogueUs(curveAt, points, 1e6, 0, 4), 0, 0);
-  CHECK_NEAR(cmEpilogueUs(curveAt, points, NAN, 1, 4), 0, 0);
-  CHECK_NEAR(cmEpilogueUs(curveAt, points, 1e6, 1, 0), 0, 0);
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, 1e6, 2, "f32"), 0, 0); /* none */
+  points[1] = 1;                                                  /* 64 KiB */
+  points[3] = 3;                                                  /* 1 MiB */
+  /* 2 passes of 65536 f32 elements: 256 KiB each, halfway in ln bytes */
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, 131072, 2, "f32"), 131072 * 2e-3,
+             1e-9);
+  /* f16: 128 KiB a pass, a quarter of the way from 64 KiB to 1 MiB */
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, 131072, 2, "f16"), 131072 * 1.5e-3,
+             1e-9);
+  /* an unknown or no dtype is 4 bytes an element */
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, 131072, 2, "x7"), 131072 * 2e-3,
+             1e-9);
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, 131072, 2, NULL), 131072 * 2e-3,
+             1e-9);
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, 100, 1, "f32"), 100 * 1e-3, 1e-12);
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, 1e9, 1, "f32"), 1e9 * 3e-3, 1e-3);
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, 1e6, 0, "f32"), 0, 0);
+  CHECK_NEAR(cmEpilogueUs(curveAt, points, NAN, 1, "f32"), 0, 0);
   char key[64];
   cmEpilogueKey(key, sizeof key, 0);
   CHECK(!strcmp(key, "epilogue_ns_per_element.b16384"));

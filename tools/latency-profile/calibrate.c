@@ -21,7 +21,8 @@
  *
  * A kernel's time is taken less what its scratch buffers cost (lpWorkUs):
  * the roofline adds them back at the probed rate, by the bytes the kernel
- * allocates.
+ * allocates. A channels-last conv's is taken less its epilogue passes too,
+ * which the roofline adds back to such a conv alone (latency/epilogue.h).
  *
  * A matmul whose weight column spills L1 through `loops` is left out too:
  * its time is the column walk's (calibrate_column_walk.c); so is a
@@ -45,7 +46,6 @@
 #include "profile_writer.h"
 
 #include "latency/costmodel_util.h"
-#include "latency/dtype.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -141,10 +141,8 @@ static double epiloguePoint(const void *context, int index) {
 }
 
 double lpEpilogueUs(const LpDeviceNumbers *d, const LpShape *s) {
-  const char *dtype = lpShapeField(s, "dtype");
-  double elementBytes = dtype ? cmDtypeGetSize(dtype) : 0;
   return cmEpilogueUs(epiloguePoint, d, s->epilogueElements, s->epiloguePasses,
-                      elementBytes > 0 ? elementBytes : 4);
+                      lpShapeField(s, "dtype"));
 }
 
 double lpWorkUs(const LpDeviceNumbers *d, const LpShape *s) {

@@ -9,7 +9,8 @@
  * every other efficiency (lpEfficiencyOf), and their own is the median
  * over them per anchor (conv2d, depthwise_conv2d), pooled over the fused
  * types: `channels_last_efficiency.<anchor>`, compute side, on their work
- * (lpWorkUs: the scratch pages of the decomposed batch norm left out).
+ * (lpWorkUs: the scratch pages of the decomposed batch norm and the
+ * epilogue's passes left out, latency/epilogue.h).
  * Their rate is set by the chain each output accumulates, cin x window
  * multiply-adds, and by little else: 0.36 ns a multiply-add at 16 to 38,
  * 0.50 at 64, 0.65 at 128, 0.8 from 576 on (p37), so a TOSA MobileNet-V2's

@@ -19,6 +19,7 @@
  *===----------------------------------------------------------------------===*/
 #include "cold_probe.h"
 #include "device_probe.h"
+#include "files.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -113,10 +114,8 @@ static double matmulPenalty(const LpMeasureConfig *config, double llc,
   size_t size = 400 + (size_t)n * 1200; /* two functions */
   char *text = malloc(size), path[4400];
   snprintf(path, sizeof path, "%s/probe-%s.mlir", kernelDir, name);
-  FILE *out =
-      text && chainText(n, d, transposed, text, size) ? fopen(path, "w") : NULL;
-  bool written = out && fputs(text, out) >= 0;
-  written = out && fclose(out) == 0 && written;
+  bool written = text && chainText(n, d, transposed, text, size) &&
+                 lpWriteTextFile(path, text);
   free(text);
   if (!written) {
     fprintf(log, "  probe %-14s cannot write %s\n", name, path);

@@ -14,6 +14,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "cold_write_probe.h"
+#include "files.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -78,9 +79,8 @@ static double chainPenalty(const LpMeasureConfig *config, double llcBytes,
   char *text = malloc(size), path[4400];
   snprintf(path, sizeof path, "%s/probe-cold-write-llc%g.mlir", kernelDir,
            share);
-  FILE *out = text && chainText(n, text, size) ? fopen(path, "w") : NULL;
-  bool written = out && fputs(text, out) >= 0;
-  written = out && fclose(out) == 0 && written;
+  bool written =
+      text && chainText(n, text, size) && lpWriteTextFile(path, text);
   free(text);
   if (!written) {
     fprintf(log, "  probe cold-write     cannot write %s\n", path);

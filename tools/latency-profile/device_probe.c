@@ -16,6 +16,7 @@
 #include "cold_write_probe.h"
 #include "column_walk_probe.h"
 #include "epilogue_probe.h"
+#include "files.h"
 #include "host_caches.h"
 #include "pipelines.h"
 #include "text.h"
@@ -31,14 +32,6 @@ typedef struct {
   long elements; /* f32 elements streamed             */
   long scratch;  /* f32 elements of the scratch probe */
 } Sizes;
-
-static bool writeText(const char *path, const char *text) {
-  FILE *out = fopen(path, "w");
-  if (!out)
-    return false;
-  fputs(text, out);
-  return fclose(out) == 0;
-}
 
 bool lpMatmulProbeText(long m, long n, long k, int weights, const char *dtype,
                        char *out, size_t size) {
@@ -140,7 +133,7 @@ double lpProbeText(const LpMeasureConfig *config, const char *kernelDir,
   char path[4400];
   snprintf(path, sizeof path, "%s/probe-%s.mlir", kernelDir, name);
   LpMeasurement m;
-  if (!writeText(path, text)) {
+  if (!lpWriteTextFile(path, text)) {
     fprintf(log, "  probe %-14s cannot write %s\n", name, path);
     return 0;
   }
@@ -239,8 +232,9 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
           : 0;
   if (out->scratchNsPerByte > 0)
     fprintf(log, "  scratch pages %.3g ns per byte\n", out->scratchNsPerByte);
-  /* quick: passes up to 1 MiB, a few ms of JIT and timing each */
-  lpProbeEpilogue(config, kernelDir, quick ? 1048576 : INFINITY, out, log);
+  /* quick: the two smallest passes (each point is a JIT and a timing, and
+     a budget of seconds is the sweep's too) */
+  lpProbeEpilogue(config, kernelDir, quick ? 65536 : INFINITY, out, log);
   if (quick) { /* the cold probes stream four times the LLC: seconds */
     fprintf(log, "  probe cold weights, cold writes, column-walk grid and "
                  "accumulator walk   skipped (budget under 30 s)\n");

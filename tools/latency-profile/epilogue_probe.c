@@ -22,6 +22,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "epilogue_probe.h"
+#include "files.h"
 #include "text.h"
 
 #include "latency/epilogue.h"
@@ -92,10 +93,7 @@ static double passNs(const LpMeasureConfig *config, double bytes,
   double elements = (double)channels * kPlane * kPlane;
   char text[8192], path[4400];
   snprintf(path, sizeof path, "%s/probe-epilogue-b%.0f.mlir", kernelDir, bytes);
-  FILE *out = probeText(channels, text, sizeof text) ? fopen(path, "w") : NULL;
-  bool written = out && fputs(text, out) >= 0;
-  written = out && fclose(out) == 0 && written;
-  if (!written) {
+  if (!probeText(channels, text, sizeof text) || !lpWriteTextFile(path, text)) {
     fprintf(log, "  probe epilogue       cannot write %s\n", path);
     return 0;
   }

@@ -107,6 +107,14 @@ void lpCsvCell(FILE *out, const char *text) {
   fputc('"', out);
 }
 
+bool lpWriteTextFile(const char *path, const char *text) {
+  FILE *out = fopen(path, "w");
+  if (!out)
+    return false;
+  bool written = fputs(text, out) >= 0;
+  return fclose(out) == 0 && written;
+}
+
 const char *lpBaseName(const char *path) {
   const char *slash = strrchr(path, '/');
   return slash ? slash + 1 : path;

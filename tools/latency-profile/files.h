@@ -38,6 +38,10 @@ bool lpScratchTemplate(const char *name, char *out, size_t size);
 /// runner.c); false when it does not fit.
 bool lpJitDumpDir(long pid, char *out, size_t size);
 
+/// Writes `text` to the file at `path`, replacing it; false when it cannot
+/// be written whole (the probes' modules).
+bool lpWriteTextFile(const char *path, const char *text);
+
 /// Returns the last component of `path` (borrowed).
 const char *lpBaseName(const char *path);
 

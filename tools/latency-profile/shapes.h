@@ -30,7 +30,7 @@ typedef struct {
   char file[1024];                 /* the cut-out module, or ""  */
   double flops, bytes;             /* work and boundary traffic, as described */
   double scratchBytes;             /* its buffers mapped fresh per call       */
-  double epilogueElements;         /* written by its members after the root   */
+  double epilogueElements;         /* written by its members besides the root */
   int epiloguePasses;              /* those members (passes/epilogue.h)       */
   int uses;                        /* kernels with this shape    */
   bool skipped;                    /* not measured: see error    */

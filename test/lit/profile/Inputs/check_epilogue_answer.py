@@ -8,7 +8,7 @@ where the roofline puts fixed costs."""
 import json
 import sys
 
-ELEMENTS, PASSES, ELEMENT_BYTES = 2048, 2, 4
+ELEMENTS = 2048  # over 2 passes: 4 KiB of f32 each
 
 device = dict(line.strip().split(",", 1) for line in open(sys.argv[1]) if "," in line)
 rate = float(device["epilogue_ns_per_element.b16384"])
@@ -16,8 +16,6 @@ with_passes, without = (json.load(open(p)) for p in sys.argv[2:4])
 for answer in (with_passes, without):
     if answer["source"] != "roofline":
         sys.exit(f"expected a roofline answer, got {answer['source']}")
-if ELEMENTS / PASSES * ELEMENT_BYTES > 16384:
-    sys.exit("the query's passes are not under the curve's first point")
 added = with_passes["latency_us"] - without["latency_us"]
 expected = ELEMENTS * rate * 1e-3
 if abs(added - expected) > 1e-9 * with_passes["latency_us"] + 1e-12:
