@@ -161,9 +161,10 @@ typedef struct {
   int numLive;
 } WarmPart;
 
-/* True when `v`, or a view of it (up to a depth of 8), is read by `op` or
- * by an op after it in `block`, or outside `block`: its buffer is not free
- * when `op` writes. */
+/* True when `v`, or a view or slice of it (up to a depth of 8: both
+ * bufferize to views of its buffer), is read by `op` or by an op after it
+ * in `block`, or outside `block`: its buffer is not free when `op`
+ * writes. */
 static bool readFrom(const LatGraph *g, MlirValue v, MlirOperation op,
                      MlirBlock block, int depth) {
   for (MlirOpOperand u = latFirstUse(v); !mlirOpOperandIsNull(u);
@@ -173,7 +174,8 @@ static bool readFrom(const LatGraph *g, MlirValue v, MlirOperation op,
         mlirOperationEqual(user, op) || !mlirOperationIsBeforeInBlock(user, op))
       return true;
     int n = latGraphFind(g, user);
-    if (n < 0 || g->nodes[n].cls.role != LAT_ROLE_VIEW)
+    if (n < 0 || (g->nodes[n].cls.role != LAT_ROLE_VIEW &&
+                  g->nodes[n].cls.id != LAT_CLASS_SLICE))
       continue;
     for (intptr_t r = 0; r < mlirOperationGetNumResults(user); r++)
       if (depth >= 8 || readFrom(g, latResult(user, r), op, block, depth + 1))
@@ -219,8 +221,9 @@ typedef struct {
   double size;
 } Buffer;
 
-/* True when `a` runs before `b`: by position in one block; ops of
- * different blocks keep the order they were found in. */
+/* True when `a` runs before `b`: by position in one block. A kernel's
+ * members share one block (graph.h), where this is a total order; ops of
+ * different blocks would keep the order they were found in. */
 static bool runsBefore(MlirOperation a, MlirOperation b) {
   return mlirBlockEqual(mlirOperationGetBlock(a), mlirOperationGetBlock(b)) &&
          mlirOperationIsBeforeInBlock(a, b);

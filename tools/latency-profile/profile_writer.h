@@ -64,8 +64,8 @@ typedef struct {
    * (accumulator_walk_probe.c); 0 where not measured */
   double accumulatorWalkNs[CM_ACCUMULATOR_WALK_POINTS];
   /* f32 ns per element of one more pass over a buffer at each of the
-   * epilogue curve's sizes, fresh pages left out (epilogue_probe.c); 0
-   * where not measured */
+   * epilogue curve's sizes, each pass into a warm buffer (no fresh pages:
+   * epilogue_probe.c); 0 where not measured */
   double epilogueNs[CM_EPILOGUE_POINTS];
   int numFitted;                       /* fitted efficiencies below */
   char fittedKeys[LP_MAX_FITTED][224]; /* compute_efficiency.<type>... */

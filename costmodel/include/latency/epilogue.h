@@ -9,10 +9,10 @@
  * where the conv itself ran 0.3-0.8 ns a multiply-add: at a short
  * reduction the epilogue is most of the kernel. latency-profile probes
  * what one more pass over a warm buffer costs at a few sizes
- * (epilogue_probe.c: 0.39-0.50 ns an element up to 1 MiB, 0.64-0.82
- * beyond, on the project's VM) and writes it as a curve over the bytes of
- * a pass, `epilogue_ns_per_element.b<bytes>` (16 KiB to 16 MiB, powers of
- * four); fresh pages, where a kernel's buffers get them, are its scratch,
+ * (epilogue_probe.c: 0.37-0.50 ns an element up to 1 MiB, 0.62-0.82
+ * beyond, on the project's VM over two runs) and writes it as a curve over the
+ *bytes of a pass, `epilogue_ns_per_element.b<bytes>` (16 KiB to 16 MiB, powers
+ *of four); fresh pages, where a kernel's buffers get them, are its scratch,
  * priced apart. The pass sends each kernel's epilogue elements and passes
  * (passes/epilogue.c). The roofline adds the epilogue to a channels-last
  * conv priced at its own efficiency, which latency-profile fits with the

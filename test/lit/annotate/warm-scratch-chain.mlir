@@ -1,8 +1,9 @@
 // A chain of ops frees each buffer once the next op has read it, and glibc
 // serves the one after from the chunk just freed: the warm heap's budget
 // (one and a half times its largest chunk, warm-scratch.mlir) holds the
-// buffers live at once, not all of a kernel's. Here 1 MiB of constants
-// make the largest chunk 699050.67 B and the budget 1 MiB; a TOSA conv
+// buffers live at once, not all of a kernel's. Here 1 MiB of weights and
+// 512 B of batch-norm constants make the largest chunk 699392 B and the
+// budget 1049088 B; a TOSA conv
 // with torch-mlir's batch norm and ReLU6 allocates six 409600 B buffers
 // (the conv's NHWC output, the transpose, sub, mul, mul, add), two of them
 // live at a time: all six are warm (counted against the sum, only two
