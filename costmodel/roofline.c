@@ -245,7 +245,8 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
   const char *source;
   double channelsLast = channelsLastEfficiency(
       profile, out->kernel, dtype, value, context, &reduction, &source);
-  if (isfinite(channelsLast) && channelsLast > 0) {
+  bool ownChannelsLast = isfinite(channelsLast) && channelsLast > 0;
+  if (ownChannelsLast) {
     computeEff = channelsLast;
     efficiencyScale = 1; /* memory keeps the type's efficiency, unscaled */
     if (isnan(reduction))
@@ -311,9 +312,8 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
   /* latency-profile fitted the channels-last efficiency with the epilogue
      taken out (lpWorkUs, tools/latency-profile/calibrate.c): it comes back
      here, the kernel's own (a hand-set per-dtype value gets it too) */
-  double epilogue = isfinite(channelsLast) && channelsLast > 0
-                        ? epilogueUs(profile, dtype, value, context)
-                        : 0;
+  double epilogue =
+      ownChannelsLast ? epilogueUs(profile, dtype, value, context) : 0;
   if (epilogue > 0) {
     launch += epilogue;
     cmEstimateAddReason(out, "roofline: + %.4g us epilogue passes (%s)",

@@ -244,20 +244,27 @@ static void takeWarmInOrder(const LatGraph *g, Buffer *found, size_t n,
     takeWarm(g, warm, found[i].op, found[i].size);
 }
 
+bool latNodeWritesOwnBuffer(const LatNode *node) {
+  return node->cls.role != LAT_ROLE_VIEW && node->cls.id != LAT_CLASS_SLICE &&
+         !latIsInitProducer(node->op);
+}
+
 /* Bytes of the results of kernel `kernel`'s nodes (but node `skip`, or -1)
- * of at least `minBytes` that `counts`, and in `warm` (or NULL) its warm
- * part (none when out of memory). Views and slices bufferize to views of
- * their source and initial values (tensor.empty, fills) to their
- * consumer's buffer, so neither is asked. */
+ * that write buffers of their own (latNodeWritesOwnBuffer), of at least
+ * `minBytes` and that `counts`, and in `warm` (or NULL) its warm part
+ * (none when out of memory). */
 static double sumBuffers(const LatGraph *g, int kernel, int skip,
                          double minBytes, BufferTest counts, WarmPart *warm) {
+  size_t results = 0;
+  for (int i = g->kernels[kernel].root; warm && i >= 0;
+       i = g->nodes[i].nextInKernel)
+    results += (size_t)mlirOperationGetNumResults(g->nodes[i].op);
+  Buffer *found = results ? malloc(results * sizeof *found) : NULL;
   double bytes = 0;
-  size_t n = 0, capacity = (size_t)g->kernels[kernel].numOps + 1;
-  Buffer *found = warm ? malloc(capacity * sizeof *found) : NULL;
+  size_t n = 0;
   for (int i = g->kernels[kernel].root; i >= 0; i = g->nodes[i].nextInKernel) {
     const LatNode *node = &g->nodes[i];
-    if (i == skip || node->cls.role == LAT_ROLE_VIEW ||
-        node->cls.id == LAT_CLASS_SLICE || latIsInitProducer(node->op))
+    if (i == skip || !latNodeWritesOwnBuffer(node))
       continue;
     for (intptr_t r = 0; r < mlirOperationGetNumResults(node->op); r++) {
       MlirValue v = latResult(node->op, r);
@@ -265,16 +272,6 @@ static double sumBuffers(const LatGraph *g, int kernel, int skip,
       if (size < minBytes || !counts(g, kernel, node->op, r, v))
         continue;
       bytes += size;
-      if (found && n == capacity) { /* ops of several results */
-        Buffer *grown = realloc(found, 2 * capacity * sizeof *found);
-        if (!grown) {
-          free(found);
-          found = NULL;
-          continue;
-        }
-        found = grown;
-        capacity *= 2;
-      }
       if (found)
         found[n++] = (Buffer){node->op, size};
     }

@@ -17,6 +17,11 @@
 /// `precision=` is set (integer indices and i1 masks keep their type).
 double latValueBytes(const LatGraph *graph, MlirValue v);
 
+/// True when kernel member `node` writes a buffer of its own through
+/// `loops`: views and slices bufferize to views of their source and
+/// initial values (tensor.empty, fills) to their consumer's buffer.
+bool latNodeWritesOwnBuffer(const LatNode *node);
+
 /// Bytes of the buffers kernel `kernel` allocates inside and frees before
 /// it returns (its scratch), each of at least LAT_FRESH_BUFFER_BYTES;
 /// `weightCopy` is the node priced as a transposed weight copy instead, or
