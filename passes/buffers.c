@@ -310,18 +310,6 @@ double latScratchBytes(const LatGraph *g, int kernel, int weightCopy,
   return bytes;
 }
 
-/* True when attribute `a` is a splat of zero: LLVM emits it as zero-filled
- * memory the JIT never copies. */
-static bool isZeroSplat(MlirAttribute a) {
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
-      !mlirDenseElementsAttrIsSplat(a))
-    return false;
-  MlirAttribute v = mlirDenseElementsAttrGetSplatValue(a);
-  if (mlirAttributeIsAFloat(v))
-    return mlirFloatAttrGetValueDouble(v) == 0;
-  return mlirAttributeIsAInteger(v) && mlirIntegerAttrGetValueInt(v) == 0;
-}
-
 /* Adds the bytes of a constant tensor (arith.constant, tosa.const: their
  * data, elided or not, becomes the module's; a zero splat does not) to
  * `*bytes`. */
@@ -329,7 +317,7 @@ static MlirWalkResult addConstantBytes(MlirOperation op, void *bytes) {
   bool arith = latOpIs(op, "arith.constant");
   if ((!arith && !latOpIs(op, "tosa.const")) ||
       mlirOperationGetNumResults(op) != 1 ||
-      isZeroSplat(mlirOperationGetAttributeByName(
+      latIsZeroSplat(mlirOperationGetAttributeByName(
           op, mlirStringRefCreateFromCString(arith ? "value" : "values"))))
     return MlirWalkResultAdvance;
   LatShape s = latShapeOf(latResult(op, 0));

@@ -243,18 +243,24 @@ static double coldRate(CmProfile profile, const LatKernel *k) {
 
 /* Tables are measured with a kernel's weights warm: it runs again and
  * again on the same ones. A whole call whose arguments and constants
- * (residentBytes) exceed the last-level cache (`llc_bytes`) finds each
- * weight evicted since the previous call and reads it from memory, so
- * every kernel is charged its resident bytes at coldRate. Profiles without
+ * (residentBytes) exceed what the cache keeps between two reads of a
+ * weight finds each one evicted since the previous call and reads it from
+ * memory, so every kernel is charged its resident bytes at coldRate. What
+ * the cache keeps is `cold_weight_min_bytes` where latency-profile probed
+ * it (cold_probe.c: on the project's VM a weight came back from memory
+ * once 4-8 MiB of other weights were read between its uses, an eighth to
+ * a quarter of the 32 MiB `llc_bytes`), else `llc_bytes`. Profiles without
  * `llc_bytes` (every shipped GPU profile) charge nothing. */
 static void chargeColdWeights(const LatPass *e, LatFunctionReport *fn) {
   double llc = cmProfileGetDeviceNumber(e->profile, "llc_bytes", 0);
+  double kept =
+      cmProfileGetDeviceNumber(e->profile, "cold_weight_min_bytes", llc);
   double footprint = 0, charged = 0;
   size_t kernels = 0;
   for (size_t i = 0; i < fn->graph.numKernels; i++)
     if (!fn->graph.kernels[i].isCall)
       footprint += fn->graph.kernels[i].residentBytes;
-  if (llc <= 0 || footprint <= llc)
+  if (llc <= 0 || !(kept > 0) || footprint <= kept)
     return;
   for (size_t i = 0; i < fn->graph.numKernels; i++) {
     LatKernel *k = &fn->graph.kernels[i];
@@ -272,10 +278,10 @@ static void chargeColdWeights(const LatPass *e, LatFunctionReport *fn) {
     return;
   char text[240];
   snprintf(text, sizeof text,
-           "latency: weights and arguments of %.1f MB exceed the profile's "
-           "last-level cache (%.1f MB): %zu kernels charged %.3f us for "
-           "reading them from memory (cold_weights_us)",
-           footprint / 1e6, llc / 1e6, kernels, charged);
+           "latency: weights and arguments of %.1f MB exceed what the "
+           "profile's cache keeps between calls (%.1f MB): %zu kernels charged "
+           "%.3f us for reading them from memory (cold_weights_us)",
+           footprint / 1e6, kept / 1e6, kernels, charged);
   latEmitRemark(mlirOperationGetLocation(fn->func), text);
 }
 

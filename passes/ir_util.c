@@ -172,6 +172,16 @@ bool latIsInitProducer(MlirOperation op) {
          (latOpIs(op, "tensor.empty") || latOpIs(op, "linalg.fill"));
 }
 
+bool latIsZeroSplat(MlirAttribute a) {
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
+      !mlirDenseElementsAttrIsSplat(a))
+    return false;
+  MlirAttribute v = mlirDenseElementsAttrGetSplatValue(a);
+  if (mlirAttributeIsAFloat(v))
+    return mlirFloatAttrGetValueDouble(v) == 0;
+  return mlirAttributeIsAInteger(v) && mlirIntegerAttrGetValueInt(v) == 0;
+}
+
 MlirAttribute latConstantValue(MlirValue value) {
   MlirOperation p = latProducer(value);
   MlirAttribute none = {NULL};

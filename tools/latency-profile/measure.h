@@ -27,8 +27,9 @@ typedef struct {
   int numOthers;     /* further entries timed interleaved with it   */
   double otherUs[2]; /* their medians                               */
   double otherCv[2]; /* and spreads                                 */
-  bool hasDiff;      /* three entries: the paired difference below  */
-  double diffUs;     /* median of first + second - third per rep    */
+  bool hasDiff;      /* two or three entries: the paired difference */
+  double diffUs;     /* median of first - second, or first + second
+                        - third, repetition by repetition           */
   double diffSeUs;   /* standard error of its mean                  */
   char error[640];   /* why not, when !ok                           */
 } LpMeasurement;

@@ -238,6 +238,8 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
   if (d->coldMatmulNsPerByte >= 0)
     fprintf(out, "cold_weight_ns_per_byte.matmul,%.6g\n",
             d->coldMatmulNsPerByte);
+  if (d->coldWeightMinBytes > 0)
+    fprintf(out, "cold_weight_min_bytes,%.0f\n", d->coldWeightMinBytes);
   if (d->coldTransposeNsPerByte >= 0)
     fprintf(out, "cold_weight_ns_per_byte.transpose,%.6g\n",
             d->coldTransposeNsPerByte);

@@ -48,6 +48,7 @@ typedef struct {
   double coldNsPerByte;            /* streaming: memory over cache, ns/B */
   double coldMatmulNsPerByte;      /* a matmul's weight read cold, ns/B  */
   double coldTransposeNsPerByte;   /* read through a transpose, ns/B     */
+  double coldWeightMinBytes; /* weights beyond it are read cold; 0: unknown */
   /* extra ns per byte a transpose writing a cached column costs when the
    * call moves each share of the LLC (cold_write_probe.c); < 0: not
    * measured */

@@ -290,8 +290,9 @@ static void callOnce(void *context) {
 
 /* Times the entries (interleaved when several) and writes the result line:
  * the first entry's fields, then `us.N=` and `cv.N=` for each other, and
- * for three the paired difference first + second - third (`diff=`,
- * `diff_se=`: a fusion edge's gain, sides apart minus fused). */
+ * for two or three the paired difference (`diff=`, `diff_se=`): first -
+ * second (a cold probe's extra time), first + second - third (a fusion
+ * edge's gain, sides apart minus fused). */
 static void measureEntries(Run *run) {
   LpTiming t[kMaxEntries];
   void (*calls[kMaxEntries])(void *);
@@ -310,7 +311,7 @@ static void measureEntries(Run *run) {
   for (int i = 1; i < run->numEntries && used > 0; i++)
     used += snprintf(run->line + used, sizeof run->line - (size_t)used,
                      " us.%d=%.9g cv.%d=%.4g", i, t[i].medianUs, i, t[i].cvPct);
-  if (run->numEntries == 3 && used > 0)
+  if (run->numEntries >= 2 && used > 0)
     snprintf(run->line + used, sizeof run->line - (size_t)used,
              " diff=%.9g diff_se=%.4g", d.medianUs, d.stderrUs);
   run->status = 0;

@@ -115,11 +115,14 @@ static bool allDone(double (*samples)[kMaxReps], int numFunctions, int n,
   return true;
 }
 
-/* The paired difference a + b - c of three sample rows. */
-static LpDifference pairedDifference(double (*samples)[kMaxReps], int reps) {
+/* The paired difference of the sample rows: a - b of two, a + b - c of
+ * three. */
+static LpDifference pairedDifference(double (*samples)[kMaxReps], int n,
+                                     int reps) {
   double d[kMaxReps], mean = 0, var = 0;
   for (int r = 0; r < reps; r++) {
-    d[r] = samples[0][r] + samples[1][r] - samples[2][r];
+    d[r] = n == 2 ? samples[0][r] - samples[1][r]
+                  : samples[0][r] + samples[1][r] - samples[2][r];
     mean += d[r] / reps;
   }
   for (int r = 0; r < reps; r++)
@@ -153,6 +156,6 @@ void lpMeasureInterleaved(void (*const calls[])(void *), void *const contexts[],
   for (int i = 0; i < n; i++)
     out[i] = (LpTiming){median(samples[i], reps), cvPercent(samples[i], reps),
                         reps, batch[i]};
-  if (difference && n == 3)
-    *difference = pairedDifference(samples, reps);
+  if (difference)
+    *difference = pairedDifference(samples, n, reps);
 }

@@ -47,9 +47,11 @@ typedef struct {
 /// and their difference is measured, not the host's drift. Stops when
 /// every CV is below the target, or at `maxSeconds`; `out[i]` is function
 /// i's timing. One function is measured exactly as lpMeasure does.
-/// With three functions, `*difference` (when not NULL) receives the
-/// paired difference first + second - third: its median over the
-/// repetitions and the standard error of its mean.
+/// `*difference` (when not NULL) receives the paired difference, first -
+/// second of two functions, first + second - third of three: its median
+/// over the repetitions and the standard error of its mean. A difference
+/// taken repetition by repetition leaves out what drifts between them,
+/// which a difference of two medians keeps.
 void lpMeasureInterleaved(void (*const calls[])(void *context),
                           void *const contexts[], int n,
                           const LpTimingOptions *options, LpTiming out[],
