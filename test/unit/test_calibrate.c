@@ -10,10 +10,12 @@
 #include "harness.h"
 
 #include "allocator.h"
+#include "cold_kept.h"
 #include "profile_writer.h"
 
 #include "latency/costmodel_util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -504,6 +506,32 @@ TEST(median_per_x_groups_and_filters) {
   CHECK(lpMedianPerX(p, 0, NULL) == 0);
 }
 
+/* What the cache keeps (cold_kept.c), from p43's cold-kept chains on the
+ * project's VM (MiB of other weights, ns per byte): the penalty crosses
+ * half the median (0.0517 / 2) between 4 and 8 MiB, log-linearly. */
+TEST(the_kept_bytes_are_read_off_where_the_penalty_crosses_half_its_median) {
+  const double mib = 1048576;
+  double bytes[] = {2 * mib, 4 * mib, 8 * mib, 16 * mib, 32 * mib, 64 * mib};
+  double penalty[] = {0, 0.0193, 0.163, 0.133, 0.0571, 0.0463};
+  double half = (0.0463 + 0.0571) / 4, t = (half - 0.0193) / (0.163 - 0.0193);
+  CHECK_NEAR(lpColdKeptBytes(bytes, penalty, 6), 4 * mib * pow(2, t), 1e-9);
+  CHECK(penalty[1] == 0.0193); /* not sorted in place */
+  /* a point's draw across the level moves it a little, not by a point */
+  penalty[1] = 0.0255; /* just under: between 4 and 8 MiB, near 4 */
+  double kept = lpColdKeptBytes(bytes, penalty, 6);
+  CHECK(kept > 4 * mib && kept < 4.01 * mib);
+  penalty[1] = 0.027; /* just over: between 2 and 4 MiB, near 4 */
+  kept = lpColdKeptBytes(bytes, penalty, 6);
+  CHECK(kept > 3.8 * mib && kept < 4 * mib);
+  /* already cold at the first point: half of it */
+  double early[] = {0.05, 0.06, 0.05, 0.06, 0.05, 0.06};
+  CHECK_NEAR(lpColdKeptBytes(bytes, early, 6), mib, 1e-12);
+  /* nothing came out cold */
+  double none[] = {0, 0, 0, 0, 0, 0};
+  CHECK(lpColdKeptBytes(bytes, none, 6) == 0);
+  CHECK(lpColdKeptBytes(bytes, none, 0) == 0);
+}
+
 /* A type whose transposed weights are all under LP_FRESH_MAPPING_BYTES
  * (copied within the warm heap) gets no rate, however slow they are. */
 TEST(small_transposed_weights_fit_no_copy_rate) {
@@ -804,6 +832,7 @@ int main(void) {
       T(a_channels_last_curve_without_room_is_not_written),
       T(epilogue_passes_are_left_out_of_the_channels_last_efficiency),
       T(median_per_x_groups_and_filters),
+      T(the_kept_bytes_are_read_off_where_the_penalty_crosses_half_its_median),
       T(an_edge_sample_off_does_not_move_a_law),
       T(small_transposed_weights_fit_no_copy_rate),
       T(spilled_columns_fit_the_walk_not_the_efficiency),

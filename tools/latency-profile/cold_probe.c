@@ -18,6 +18,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "cold_probe.h"
+#include "cold_kept.h"
 #include "device_probe.h"
 #include "files.h"
 #include "text.h"
@@ -170,16 +171,12 @@ static double matmulPenalty(const LpMeasureConfig *config, double llc,
 }
 
 /* What the cache keeps between two reads of a weight, bytes: the chain
- * at a sixteenth of the LLC to twice it (weights of 384 x 384 f32). The
- * penalty rises from none to the full rate over a few shares; what is kept
- * is where it crosses half the median of all six (the median: one share's
- * draw can double), read off log-linearly between the two shares around
- * the crossing, so that a share's draw moves it a little rather than by a
- * whole share; half the smallest when already that one is cold. 0 when
- * nothing came out cold or a probe failed. On the project's VM (32 MiB
- * LLC) 0.03 ns a byte at 4 MiB and 0.05-0.07 from 8 MiB on: the weights of
- * a mobile network are read cold though they fit the LLC (MnasNet's
- * depthwise convs on 1 x 1 planes 2.4x their time alone). */
+ * at a sixteenth of the LLC to twice it (weights of 384 x 384 f32), read
+ * off by lpColdKeptBytes; 0 when nothing came out cold or a probe failed.
+ * On the project's VM (32 MiB LLC) none at 2 MiB, 0.02-0.03 ns a byte at
+ * 4 MiB and 0.05-0.16 from 8 MiB on: the weights of a mobile network are
+ * read cold though they fit the LLC (MnasNet's depthwise convs on 1 x 1
+ * planes 2.4x their time alone). */
 static double keptBytes(const LpMeasureConfig *config, double llc,
                         const char *kernelDir, FILE *log) {
   static const double shares[] = {0.0625, 0.125, 0.25, 0.5, 1, 2};
@@ -198,18 +195,7 @@ static double keptBytes(const LpMeasureConfig *config, double llc,
     if (penalty[i] < 0)
       return 0;
   }
-  double sorted[kShares];
-  memcpy(sorted, penalty, sizeof sorted);
-  double half = lpMedian(sorted, kShares) / 2; /* sorts its copy */
-  for (int i = 0; half > 0 && i < kShares; i++) {
-    if (penalty[i] < half)
-      continue;
-    if (i == 0)
-      return bytes[0] / 2;
-    double t = (half - penalty[i - 1]) / (penalty[i] - penalty[i - 1]);
-    return bytes[i - 1] * pow(bytes[i] / bytes[i - 1], t);
-  }
-  return 0;
+  return lpColdKeptBytes(bytes, penalty, kShares);
 }
 
 void lpProbeColdWeights(const LpMeasureConfig *config, const char *kernelDir,
