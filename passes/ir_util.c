@@ -177,9 +177,19 @@ bool latIsZeroSplat(MlirAttribute a) {
       !mlirDenseElementsAttrIsSplat(a))
     return false;
   MlirAttribute v = mlirDenseElementsAttrGetSplatValue(a);
-  if (mlirAttributeIsAFloat(v))
-    return mlirFloatAttrGetValueDouble(v) == 0;
-  return mlirAttributeIsAInteger(v) && mlirIntegerAttrGetValueInt(v) == 0;
+  if (mlirAttributeIsAFloat(v)) { /* -0.0 is not zero-filled memory */
+    double x = mlirFloatAttrGetValueDouble(v);
+    return x == 0 && !signbit(x);
+  }
+  if (!mlirAttributeIsAInteger(v))
+    return false;
+  /* each getter asserts its own signedness in MLIR built with assertions */
+  MlirType t = mlirAttributeGetType(v);
+  if (mlirTypeIsAInteger(t) && mlirIntegerTypeIsSigned(t))
+    return mlirIntegerAttrGetValueSInt(v) == 0;
+  if (mlirTypeIsAInteger(t) && mlirIntegerTypeIsUnsigned(t))
+    return mlirIntegerAttrGetValueUInt(v) == 0;
+  return mlirIntegerAttrGetValueInt(v) == 0; /* signless or index */
 }
 
 MlirAttribute latConstantValue(MlirValue value) {

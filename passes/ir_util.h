@@ -75,9 +75,9 @@ MlirOperation latProducer(MlirValue value);
 /// the op using it (tensor.empty, linalg.fill); false for a null op.
 bool latIsInitProducer(MlirOperation op);
 
-/// True when `a` is a dense splat of zero (float or integer): LLVM emits it
-/// as zero-filled memory, which the JIT never copies and every read finds
-/// on the one zero page. False for a null attribute.
+/// True when `a` is a dense splat of zero (float +0.0 or integer): LLVM emits
+/// it as zero-filled memory, which the JIT never copies and every read finds on
+/// the one zero page. False for a null attribute.
 bool latIsZeroSplat(MlirAttribute a);
 
 /// Returns the value attribute of the constant (tosa.const `values`,

@@ -507,25 +507,30 @@ TEST(median_per_x_groups_and_filters) {
 }
 
 /* What the cache keeps (cold_kept.c), from p43's cold-kept chains on the
- * project's VM (MiB of other weights, ns per byte): the penalty crosses
- * half the median (0.0517 / 2) between 4 and 8 MiB, log-linearly. */
+ * project's VM (ns per byte with 2..64 MiB of other weights between two
+ * reads; none at 2 MiB): the penalty crosses half the median of the cold
+ * points (0.0571 / 2) between 4 and 8 MiB, log-linearly. */
 TEST(the_kept_bytes_are_read_off_where_the_penalty_crosses_half_its_median) {
   const double mib = 1048576;
   double bytes[] = {2 * mib, 4 * mib, 8 * mib, 16 * mib, 32 * mib, 64 * mib};
   double penalty[] = {0, 0.0193, 0.163, 0.133, 0.0571, 0.0463};
-  double half = (0.0463 + 0.0571) / 4, t = (half - 0.0193) / (0.163 - 0.0193);
+  double half = 0.0571 / 2, t = (half - 0.0193) / (0.163 - 0.0193);
   CHECK_NEAR(lpColdKeptBytes(bytes, penalty, 6), 4 * mib * pow(2, t), 1e-9);
-  CHECK(penalty[1] == 0.0193); /* not sorted in place */
+  CHECK(penalty[2] == 0.163 && penalty[4] == 0.0571); /* not sorted */
   /* a point's draw across the level moves it a little, not by a point */
-  penalty[1] = 0.0255; /* just under: between 4 and 8 MiB, near 4 */
+  penalty[1] = 0.028; /* just under: between 4 and 8 MiB, near 4 */
   double kept = lpColdKeptBytes(bytes, penalty, 6);
-  CHECK(kept > 4 * mib && kept < 4.01 * mib);
-  penalty[1] = 0.027; /* just over: between 2 and 4 MiB, near 4 */
+  CHECK(kept > 4 * mib && kept < 4.02 * mib);
+  penalty[1] = 0.029; /* just over: between 2 and 4 MiB, near 4 */
   kept = lpColdKeptBytes(bytes, penalty, 6);
-  CHECK(kept > 3.8 * mib && kept < 4 * mib);
-  /* already cold at the first point: half of it */
+  CHECK(kept > 3.95 * mib && kept < 4 * mib);
+  /* cold at the first point: read off from none at half its bytes */
   double early[] = {0.05, 0.06, 0.05, 0.06, 0.05, 0.06};
-  CHECK_NEAR(lpColdKeptBytes(bytes, early, 6), mib, 1e-12);
+  CHECK_NEAR(lpColdKeptBytes(bytes, early, 6), mib * pow(2, 0.0275 / 0.05),
+             1e-12);
+  /* warm points (none within the noise) do not drag the level to nothing */
+  double late[] = {0, 0, 0, 0, 0.05, 0.06};
+  CHECK_NEAR(lpColdKeptBytes(bytes, late, 6), 16 * mib * pow(2, 0.55), 1e-12);
   /* nothing came out cold */
   double none[] = {0, 0, 0, 0, 0, 0};
   CHECK(lpColdKeptBytes(bytes, none, 6) == 0);

@@ -2,10 +2,14 @@
  *
  * The penalty rises from none to the full rate over a few points (on the
  * project's VM between 2 and 8 MiB of a 32 MiB LLC, session 22), and each
- * point's draw can double it. Half the median of all points is the level
- * (the median: a single high draw does not move it), and reading the
+ * point's draw can double it. Half the median of the points that came out
+ * cold is the level: the median, so that a single high draw does not move
+ * it; of the cold ones, so that points within the noise (counted as none)
+ * do not drag it to nothing when half the points are warm. Reading the
  * crossing off between two points moves it a little when a point's draw
- * moves, where taking the first point above it moved it by a whole point.
+ * moves, where taking the first point above it moved it by a whole point;
+ * before the first point the penalty is taken as none at half its bytes,
+ * so that no draw makes the answer jump there either.
  *
  *===----------------------------------------------------------------------===*/
 #include "cold_kept.h"
@@ -14,24 +18,24 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 double lpColdKeptBytes(const double *bytes, const double *penalty, int n) {
-  if (n < 1)
+  double *cold = malloc((n > 0 ? (size_t)n : 1) * sizeof *cold);
+  if (!cold)
     return 0;
-  double *sorted = malloc((size_t)n * sizeof *sorted);
-  if (!sorted)
-    return 0;
-  memcpy(sorted, penalty, (size_t)n * sizeof *sorted);
-  double half = lpMedian(sorted, (size_t)n) / 2; /* sorts its copy */
-  free(sorted);
+  size_t numCold = 0;
+  for (int i = 0; i < n; i++)
+    if (penalty[i] > 0)
+      cold[numCold++] = penalty[i];
+  double half = numCold ? lpMedian(cold, numCold) / 2 : 0; /* sorts cold */
+  free(cold);
   for (int i = 0; half > 0 && i < n; i++) {
-    if (penalty[i] < half)
+    if (!(penalty[i] >= half))
       continue;
-    if (i == 0)
-      return bytes[0] / 2;
-    double t = (half - penalty[i - 1]) / (penalty[i] - penalty[i - 1]);
-    return bytes[i - 1] * pow(bytes[i] / bytes[i - 1], t);
+    double lowBytes = i ? bytes[i - 1] : bytes[0] / 2;
+    double lowPenalty = i ? fmax(penalty[i - 1], 0) : 0;
+    double t = (half - lowPenalty) / (penalty[i] - lowPenalty);
+    return lowBytes * pow(bytes[i] / lowBytes, t);
   }
   return 0;
 }

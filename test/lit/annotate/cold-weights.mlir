@@ -3,8 +3,9 @@
 // the cache the time to read its share of them from memory, at the rate of
 // the op class that reads them (matmul: 2 ns/B here, else 1 ns/B); a
 // function within the cache, and zero splats (the zero page), are not
-// charged; any other splat is a global of its full size through `loops`. Each weight is 64 x 128 f32 (32768 B); x is 4 x 64 (1024 B);
-// the cache is 65536 B.
+// charged; any other splat is a global of its full size through `loops`.
+// Each weight is 64 x 128 f32 (32768 B); x is 4 x 64 (1024 B); the cache
+// is 65536 B.
 // RUN: %mlir_opt --load-pass-plugin=%plugin --annotate-latency='profile=%S/../Inputs/profile-cold-weights report=%t.json' %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: FileCheck %s --check-prefix=REMARK < %t.err
@@ -75,6 +76,20 @@ func.func @splat_weights_not_charged(%x: tensor<4x64xf32>) -> tensor<4x1024xf32>
 func.func @nonzero_splat_weights_charged(%x: tensor<4x64xf32>) -> tensor<4x1024xf32> {
   %zero = arith.constant 0.0 : f32
   %w = arith.constant dense<0.5> : tensor<64x1024xf32>
+  %e = tensor.empty() : tensor<4x1024xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x1024xf32>) -> tensor<4x1024xf32>
+  %a = linalg.matmul ins(%x, %w : tensor<4x64xf32>, tensor<64x1024xf32>) outs(%c : tensor<4x1024xf32>) -> tensor<4x1024xf32>
+  %b = linalg.matmul ins(%x, %w : tensor<4x64xf32>, tensor<64x1024xf32>) outs(%a : tensor<4x1024xf32>) -> tensor<4x1024xf32>
+  %d = linalg.matmul ins(%x, %w : tensor<4x64xf32>, tensor<64x1024xf32>) outs(%b : tensor<4x1024xf32>) -> tensor<4x1024xf32>
+  return %d : tensor<4x1024xf32>
+}
+
+// A splat of -0.0 is not zero-filled memory either: charged as 0.5 is.
+// CHECK-LABEL: func.func @negative_zero_splat_weights_charged
+// CHECK-COUNT-3: linalg.matmul {{.*}}cold_weights_us = 5.26336{{[0-9]*}}e+02
+func.func @negative_zero_splat_weights_charged(%x: tensor<4x64xf32>) -> tensor<4x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<-0.0> : tensor<64x1024xf32>
   %e = tensor.empty() : tensor<4x1024xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x1024xf32>) -> tensor<4x1024xf32>
   %a = linalg.matmul ins(%x, %w : tensor<4x64xf32>, tensor<64x1024xf32>) outs(%c : tensor<4x1024xf32>) -> tensor<4x1024xf32>
