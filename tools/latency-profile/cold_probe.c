@@ -8,9 +8,12 @@
  *
  * - a chain of N matmuls [m, d] x [d, d], each with its own weight (N
  *   weights: four times the LLC) against the same chain on one weight,
- *   timed interleaved: the extra time per weight byte; once with each
- *   weight read by the matmul, once through a transpose (strided reads
- *   that cross a page every row: no prefetcher follows them);
+ *   timed interleaved: the extra time per weight byte (the median of the
+ *   paired differences); once with each weight read by the matmul, once
+ *   through a transpose (strided reads that cross a page every row: no
+ *   prefetcher follows them);
+ * - the same chain at a sixteenth to twice the LLC: what the cache keeps
+ *   between two reads of a weight (cold_kept.c);
  * - the streaming probe (beyond the LLC) against the same op on a buffer
  *   a quarter of the LLC: the extra time per byte streamed.
  *

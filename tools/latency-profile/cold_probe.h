@@ -13,10 +13,13 @@ double lpLastLevelCacheBytes(void);
 
 /// Fills `out`'s llcBytes and, through `config`'s pipeline, the extra ns per
 /// byte of a matmul whose weights come from memory (N distinct weights,
-/// four times the LLC, against one) and of a stream beyond the LLC
+/// four times the LLC, against one; read directly and through a
+/// transpose), what the cache keeps between two reads of a weight
+/// (coldWeightMinBytes, 0: none came out cold), and of a stream beyond the LLC
 /// (`coldStreamUs` for `coldStreamBytes` in and out) against one within a
 /// quarter of it; writes the probes under `kernelDir`, one line each to
-/// `log`. Values it cannot measure stay 0.
+/// `log`. Rates it cannot measure are -1, coldWeightMinBytes then stays 0
+/// (lpProbeDevice clears `out` first).
 void lpProbeColdWeights(const LpMeasureConfig *config, const char *kernelDir,
                         double coldStreamUs, double coldStreamBytes,
                         LpDeviceNumbers *out, FILE *log);
