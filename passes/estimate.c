@@ -248,8 +248,8 @@ static double coldRate(CmProfile profile, const LatKernel *k) {
  * memory, so every kernel is charged its resident bytes at coldRate. What
  * the cache keeps is `cold_weight_min_bytes` where latency-profile probed
  * it (cold_probe.c: on the project's VM a weight came back from memory
- * once 4.1-4.4 MiB of other weights were read between its uses, an eighth
- * of the 32 MiB `llc_bytes`), else `llc_bytes`. Profiles without
+ * once 3.3-4.4 MiB of other weights were read between its uses, a tenth to
+ * an eighth of the 32 MiB `llc_bytes`), else `llc_bytes`. Profiles without
  * `llc_bytes` (every shipped GPU profile) charge nothing. */
 static void chargeColdWeights(const LatPass *e, LatFunctionReport *fn) {
   double llc = cmProfileGetDeviceNumber(e->profile, "llc_bytes", 0);

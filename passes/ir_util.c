@@ -185,6 +185,8 @@ bool latIsZeroSplat(MlirAttribute a) {
     return false;
   /* each getter asserts its own signedness in MLIR built with assertions */
   MlirType t = mlirAttributeGetType(v);
+  if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) > 64)
+    return false; /* no 64-bit getter reads it: counted as memory */
   if (mlirTypeIsAInteger(t) && mlirIntegerTypeIsSigned(t))
     return mlirIntegerAttrGetValueSInt(v) == 0;
   if (mlirTypeIsAInteger(t) && mlirIntegerTypeIsUnsigned(t))

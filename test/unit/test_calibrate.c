@@ -506,10 +506,11 @@ TEST(median_per_x_groups_and_filters) {
   CHECK(lpMedianPerX(p, 0, NULL) == 0);
 }
 
-/* What the cache keeps (cold_kept.c), from p43's cold-kept chains on the
- * project's VM (ns per byte with 2..64 MiB of other weights between two
- * reads; none at 2 MiB): the penalty crosses half the median of the cold
- * points (0.0571 / 2) between 4 and 8 MiB, log-linearly. */
+/* What the cache keeps (cold_kept.c), from p43's cold-kept penalties on the
+ * project's VM at nominal 2..64 MiB of other weights between two reads
+ * (the chains' own sizes are 2.25..64.1 MiB; none at 2 MiB): the penalty
+ * crosses half the median of the cold points (0.0571 / 2) between 4 and 8 MiB,
+ * log-linearly. */
 TEST(the_kept_bytes_are_read_off_where_the_penalty_crosses_half_its_median) {
   const double mib = 1048576;
   double bytes[] = {2 * mib, 4 * mib, 8 * mib, 16 * mib, 32 * mib, 64 * mib};

@@ -177,17 +177,20 @@ static double matmulPenalty(const LpMeasureConfig *config, double llc,
  * at a sixteenth of the LLC to twice it, read off by lpColdKeptBytes; 0
  * when nothing came out cold or a probe failed. Its weights are d x d f32
  * with 4 d^2 near a 64th of the LLC (d = 384 for 32 MiB), so the smallest
- * chain has four and the longest 128, within kMaxWeights whatever the
- * LLC. On the project's VM (32 MiB LLC) none or 0.01 ns a byte at 2 MiB,
- * none or 0.02 at 4 MiB, 0.15-0.16 at 8 MiB and 0.04-0.06 from 16 MiB on:
- * the weights of a mobile network are read cold though they fit the LLC
- * (MnasNet's depthwise convs on 1 x 1 planes 2.4x their time alone). */
+ * chain has four and the longest 114-128, within kMaxWeights. On the
+ * project's VM (32 MiB LLC, three profiles) none or 0.01 ns a byte at 2
+ * MiB, none to 0.036 at 4 MiB, 0.15-0.16 at 8 MiB and 0.04-0.13 from 16
+ * MiB on: the weights of a mobile network are read cold though they fit
+ * the LLC (MnasNet's depthwise convs on 1 x 1 planes 2.4x their time
+ * alone). */
 static double keptBytes(const LpMeasureConfig *config, double llc,
                         const char *kernelDir, FILE *log) {
   static const double shares[] = {0.0625, 0.125, 0.25, 0.5, 1, 2};
   enum { kShares = sizeof shares / sizeof shares[0] };
   int d = 64 * (int)(sqrt(llc / 256) / 64 + 0.5);
   d = d < 64 ? 64 : d;
+  while (2 * llc / (4.0 * d * d) > kMaxWeights) /* d rounded down */
+    d += 64;
   double weightBytes = 4.0 * d * d, bytes[kShares], penalty[kShares];
   for (int i = 0; i < kShares; i++) {
     int n = (int)(shares[i] * llc / weightBytes + 0.5);
