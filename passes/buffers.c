@@ -3,8 +3,6 @@
 
 #include "ir_util.h"
 
-#include "mlir-c/BuiltinAttributes.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,11 +312,9 @@ double latScratchBytes(const LatGraph *g, int kernel, int weightCopy,
  * data, elided or not, becomes the module's; a zero splat does not) to
  * `*bytes`. */
 static MlirWalkResult addConstantBytes(MlirOperation op, void *bytes) {
-  bool arith = latOpIs(op, "arith.constant");
-  if ((!arith && !latOpIs(op, "tosa.const")) ||
+  if ((!latOpIs(op, "arith.constant") && !latOpIs(op, "tosa.const")) ||
       mlirOperationGetNumResults(op) != 1 ||
-      latIsZeroSplat(mlirOperationGetAttributeByName(
-          op, mlirStringRefCreateFromCString(arith ? "value" : "values"))))
+      latIsZeroSplat(latConstantValue(latResult(op, 0))))
     return MlirWalkResultAdvance;
   LatShape s = latShapeOf(latResult(op, 0));
   if (s.isTensor && !s.overflow)

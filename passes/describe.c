@@ -50,18 +50,6 @@ static double readBytes(const LatGraph *g, MlirValue v, int depth) {
   return sources < own ? sources : own;
 }
 
-/* True when constant op `op` holds zero in every element: LLVM emits it
- * as zero-filled memory, which reads from the one zero page. Any other
- * splat `loops` materializes as a global of its full size, read from
- * memory like any weight (nelli's exports, whose weights are splats: a
- * MobileNet-V2 read them cold, docs/passes.md "Cold weights"). */
-static bool isZeroSplatConstant(MlirOperation op) {
-  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); i++)
-    if (latIsZeroSplat(mlirOperationGetAttribute(op, i).attribute))
-      return true;
-  return false;
-}
-
 /* Bytes of `v` that live in memory from one call to the next: a tensor
  * argument of the function, a constant that is not a zero splat, a value folded
  * from them offline, or a view of one (at most its own size). Values a
@@ -76,8 +64,12 @@ static double storedBytes(const LatGraph *g, MlirValue v, int depth) {
   if (p < 0 || depth > 8)
     return 0;
   const LatNode *n = &g->nodes[p];
+  /* a zero splat reads the one zero page; any other splat `loops`
+     materializes as a global of its full size, read from memory like any
+     weight (nelli's exports hold their weights so: a MobileNet-V2 read
+     them cold, docs/passes.md "Cold weights") */
   if (n->cls.id == LAT_CLASS_CONST)
-    return isZeroSplatConstant(n->op) ? 0 : latValueBytes(g, v);
+    return latIsZeroSplat(latConstantValue(v)) ? 0 : latValueBytes(g, v);
   bool folded = n->constant && n->kernel < 0;
   if (!folded && n->cls.role != LAT_ROLE_VIEW)
     return 0;

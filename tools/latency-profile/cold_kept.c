@@ -20,9 +20,9 @@
 #include <stdlib.h>
 
 double lpColdKeptBytes(const double *bytes, const double *penalty, int n) {
-  double *cold = malloc((n > 0 ? (size_t)n : 1) * sizeof *cold);
+  double *cold = n > 0 ? malloc((size_t)n * sizeof *cold) : NULL;
   if (!cold)
-    return 0;
+    return 0; /* no points, or no memory: nothing came out cold */
   size_t numCold = 0;
   for (int i = 0; i < n; i++)
     if (penalty[i] > 0)
