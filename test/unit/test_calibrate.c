@@ -11,6 +11,7 @@
 
 #include "allocator.h"
 #include "cold_kept.h"
+#include "draws.h"
 #include "profile_writer.h"
 
 #include "latency/costmodel_util.h"
@@ -538,6 +539,26 @@ TEST(the_kept_bytes_are_read_off_where_the_penalty_crosses_half_its_median) {
   CHECK(lpColdKeptBytes(bytes, none, 0) == 0);
 }
 
+/* Draws of one kernel in processes of their own (session 23: a depthwise
+ * conv at 123 us drew up to 178): two that agree are averaged, a third
+ * settles two that do not. */
+TEST(a_far_draw_is_outvoted_and_close_draws_are_averaged) {
+  CHECK(lpDrawsAgree(120, 128, LP_DRAW_TOLERANCE));
+  CHECK(lpDrawsAgree(128, 120, LP_DRAW_TOLERANCE));
+  CHECK(!lpDrawsAgree(123, 178, LP_DRAW_TOLERANCE));
+  CHECK(!lpDrawsAgree(178, 123, LP_DRAW_TOLERANCE));
+  CHECK(lpDrawsAgree(100, 109.9, 0.1) && !lpDrawsAgree(100, 110.1, 0.1));
+  double two[] = {120, 128};
+  CHECK_NEAR(lpCombineDraws(two, 2), 124, 1e-12);
+  /* the far draw first, last or between: the median of the three */
+  double far[][3] = {{178, 123, 121}, {123, 121, 178}, {121, 178, 123}};
+  for (int i = 0; i < 3; i++)
+    CHECK_NEAR(lpCombineDraws(far[i], 3), 123, 1e-12);
+  CHECK(far[0][0] == 178); /* not sorted */
+  CHECK_NEAR(lpCombineDraws(two, 1), 120, 1e-12);
+  CHECK(lpCombineDraws(two, 0) == 0);
+}
+
 /* A type whose transposed weights are all under LP_FRESH_MAPPING_BYTES
  * (copied within the warm heap) gets no rate, however slow they are. */
 TEST(small_transposed_weights_fit_no_copy_rate) {
@@ -839,6 +860,7 @@ int main(void) {
       T(epilogue_passes_are_left_out_of_the_channels_last_efficiency),
       T(median_per_x_groups_and_filters),
       T(the_kept_bytes_are_read_off_where_the_penalty_crosses_half_its_median),
+      T(a_far_draw_is_outvoted_and_close_draws_are_averaged),
       T(an_edge_sample_off_does_not_move_a_law),
       T(small_transposed_weights_fit_no_copy_rate),
       T(spilled_columns_fit_the_walk_not_the_efficiency),

@@ -50,7 +50,11 @@ void lpKernelConfig(LpMeasureConfig *config, const LpOptions *o,
 /// Measures the shapes of `set` from index `from` on that are neither
 /// skipped nor measured, printing one line per shape to stdout; child
 /// stderr goes to `logDir`/NNN.log, kept only when the measurement failed.
+/// With `draws` 2, each is then drawn again in a process of its own once
+/// all were drawn once, a third time where the two disagree, and priced
+/// from its draws (draws.h); with 1, its one draw is its price.
 void lpMeasureShapes(LpShapeSet *set, size_t from,
-                     const LpMeasureConfig *config, const char *logDir);
+                     const LpMeasureConfig *config, const char *logDir,
+                     int draws);
 
 #endif /* LATENCY_PROFILE_COMMANDS_H */

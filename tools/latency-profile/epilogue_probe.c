@@ -9,7 +9,11 @@
  * mul, mul, add and max with a per-channel vector; @one applies one add to
  * [h, w, c]. What differs is kExtraPasses passes, a transpose among them
  * as in a TOSA conv's epilogue (two of its seven). Per element of a pass
- * it is (chain - one) / kExtraPasses / elements.
+ * it is (chain - one) / kExtraPasses / elements, chain - one the median of
+ * the differences taken repetition by repetition (the two are timed
+ * interleaved), none when within twice its standard error: a difference of
+ * the two medians kept the host's drift between them, as the cold probes'
+ * did (session 22).
  *
  * Each pass writes into a buffer of the caller's, warm: a whole run serves
  * a kernel's intermediate buffers from heap chunks the previous kernels
@@ -99,17 +103,19 @@ static double passNs(const LpMeasureConfig *config, double bytes,
   }
   LpMeasurement m;
   lpMeasureFile(config, path, "chain,one", "probe", NULL, &m);
-  if (!m.ok || m.numOthers < 1) {
-    fprintf(log, "  probe epilogue       FAILED: %s\n", m.ok ? "" : m.error);
+  if (!m.ok || !m.hasDiff) {
+    fprintf(log, "  probe epilogue       FAILED: %s\n",
+            m.ok ? "no paired difference" : m.error);
     return 0;
   }
-  double ns = (m.us - m.otherUs[0]) * 1e3 / (kExtraPasses * elements);
+  double ns = m.diffUs * 1e3 / (kExtraPasses * elements);
+  bool seen = m.diffUs > 2 * m.diffSeUs;
   fprintf(log,
           "  probe epilogue       %d more passes over %.3g KiB: %.1f us, one "
-          "%.1f: %.3g ns an element a pass\n",
-          kExtraPasses, bytes / 1024, m.us, m.otherUs[0], ns);
-  /* under 2% of the chain is within the two entries' noise */
-  return ns > 0 && m.us - m.otherUs[0] > 0.02 * m.us ? ns : 0;
+          "%.1f, %.1f +- %.1f us apart: %.3g ns an element a pass%s\n",
+          kExtraPasses, bytes / 1024, m.us, m.otherUs[0], m.diffUs, m.diffSeUs,
+          ns, seen ? "" : " (within the noise: none)");
+  return seen && ns > 0 ? ns : 0;
 }
 
 void lpProbeEpilogue(const LpMeasureConfig *config, const char *kernelDir,

@@ -15,6 +15,7 @@ static void parseOk(const char *line, LpMeasurement *out) {
   out->ok =
       sscanf(line, "ok us=%lf cv=%lf reps=%d calls=%ld lowering=%31s", &out->us,
              &out->cvPct, &out->reps, &out->calls, out->lowering) == 5;
+  out->draws = out->ok;
   if (!out->ok)
     snprintf(out->error, sizeof out->error, "unreadable result '%.200s'", line);
   for (int i = 1; out->ok && i <= 2; i++) {

@@ -22,6 +22,7 @@ typedef struct {
   double us;         /* median time of one call                     */
   double cvPct;      /* spread of the repetitions                   */
   int reps;          /* repetitions                                 */
+  int draws;         /* processes the time stands for (draws.h)     */
   long calls;        /* calls per repetition                        */
   char lowering[32]; /* pipeline that lowered it (fallback-loops..) */
   int numOthers;     /* further entries timed interleaved with it   */

@@ -23,8 +23,8 @@
 #endif
 
 static const char *const provenance =
-    "pipeline,lowering,cpu,threads,mlir_version,reps,cv_pct,calls,model,"
-    "source";
+    "pipeline,lowering,cpu,threads,mlir_version,reps,cv_pct,calls,draws,"
+    "model,source";
 
 void lpHostInfoGet(LpHostInfo *info, const char *pipelineName,
                    const char *passes, int threads, bool wallClock) {
@@ -77,8 +77,8 @@ static void writeRow(FILE *out, const LpShape *s, const LpHostInfo *info) {
   lpCsvCell(out, s->result.lowering);
   fputc(',', out);
   lpCsvCell(out, info->cpu);
-  fprintf(out, ",%d,%s,%d,%.3g,%ld,", info->threads, info->mlirVersion,
-          s->result.reps, s->result.cvPct, s->result.calls);
+  fprintf(out, ",%d,%s,%d,%.3g,%ld,%d,", info->threads, info->mlirVersion,
+          s->result.reps, s->result.cvPct, s->result.calls, s->result.draws);
   lpCsvCell(out, s->model);
   fputc(',', out);
   lpCsvCell(out, s->file[0] ? lpBaseName(s->file) : "");

@@ -1,0 +1,33 @@
+/*===- draws.c - one kernel's time from the processes that measured it ----===*
+ *
+ * Within a process a kernel's repetitions agree to 1-2%; between processes
+ * the same kernel file does not (session 23, `--run` of a depthwise conv
+ * and a conv 236 times each, alternating, over six minutes: medians 123.4
+ * and 50.6 us, 7% of the processes over 1.1x that, up to 1.44x and
+ * 1.73x, single processes as often as runs of them). A profile that takes
+ * one process per shape prices the shapes that drew badly at their draw,
+ * and a run of them, as p45's 24 consecutive shapes at 1.3-1.6x (session
+ * 22), moves whole models. `--validate` keeps the median of three
+ * processes of a whole model; the shapes are measured the same way, at
+ * less cost: a second draw minutes after the first (so that one slow
+ * spell does not cover both), and a third only where the two disagree.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "draws.h"
+
+bool lpDrawsAgree(double a, double b, double tolerance) {
+  double lo = a < b ? a : b, hi = a < b ? b : a;
+  return hi <= lo * (1 + tolerance);
+}
+
+double lpCombineDraws(const double *us, int n) {
+  if (n <= 0)
+    return 0;
+  if (n == 1)
+    return us[0];
+  if (n == 2)
+    return 0.5 * (us[0] + us[1]);
+  double a = us[0], b = us[1], c = us[2];
+  double lo = a < b ? a : b, hi = a < b ? b : a;
+  return c < lo ? lo : c > hi ? hi : c; /* the one between */
+}
