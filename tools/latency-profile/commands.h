@@ -50,11 +50,13 @@ void lpKernelConfig(LpMeasureConfig *config, const LpOptions *o,
 /// Measures the shapes of `set` from index `from` on that are neither
 /// skipped nor measured, printing one line per shape to stdout; child
 /// stderr goes to `logDir`/NNN.log, kept only when the measurement failed.
-/// With `draws` 2, each is then drawn again in a process of its own once
-/// all were drawn once, a third time where the two disagree, and priced
-/// from its draws (draws.h); with 1, its one draw is its price.
+/// With `redraw`, each is then drawn again in a process of its own once
+/// all were drawn once, heaviest first (time by uses) while
+/// `redrawSeconds` last (0: all), a third time where two draws disagree,
+/// and priced from its draws (draws.h); without, its one draw is its
+/// price.
 void lpMeasureShapes(LpShapeSet *set, size_t from,
                      const LpMeasureConfig *config, const char *logDir,
-                     int draws);
+                     bool redraw, double redrawSeconds);
 
 #endif /* LATENCY_PROFILE_COMMANDS_H */

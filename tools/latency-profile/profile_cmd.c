@@ -18,6 +18,7 @@
 #include "sweep.h"
 #include "timing.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,7 @@ static void measureShape(const LpShapeSet *set, size_t i,
   }
 }
 
-/* Draws shape `s` (index `i`) again, into `us[*drawn]` when it runs. */
+/* Draws shape `i` of `set` again, into `us[*drawn]` when it runs. */
 static void drawShape(const LpShapeSet *set, size_t i,
                       const LpMeasureConfig *config, const char *logDir,
                       double *us, int *drawn) {
@@ -81,36 +82,69 @@ static void drawShape(const LpShapeSet *set, size_t i,
     us[(*drawn)++] = again.us;
 }
 
-/* The shapes from `from` on that were measured, each drawn again in a
- * process of its own once all were drawn once, and a third time where the
- * two draws disagree (draws.h); the time kept is what lpCombineDraws makes
- * of them. A draw that fails leaves the ones that ran. */
+/* A shape and what it weighs in its models: its time by its uses. */
+typedef struct {
+  size_t index;
+  double weight;
+} Weighed;
+
+static int heaviestFirst(const void *a, const void *b) {
+  double x = ((const Weighed *)a)->weight, y = ((const Weighed *)b)->weight;
+  return (x < y) - (x > y);
+}
+
+/* The measured shapes from `from` on, each drawn again in a process of its
+ * own once all were drawn once, heaviest first (time by uses) while
+ * `seconds` last (0: all of them), and a third time where the two draws
+ * disagree; the time kept is what lpCombineDraws makes of them. A draw
+ * that fails leaves the ones that ran. The later draws are timed short
+ * (3 repetitions, at most a quarter second): each is one more draw of
+ * where the process lands, which the first draw's long timing does not
+ * make more certain. */
 static void drawAgain(LpShapeSet *set, size_t from,
-                      const LpMeasureConfig *config, const char *logDir) {
+                      const LpMeasureConfig *config, const char *logDir,
+                      double seconds) {
   size_t n = set->count - from;
   double(*us)[3] = calloc(n ? n : 1, sizeof *us);
   int *drawn = calloc(n ? n : 1, sizeof *drawn);
-  if (!us || !drawn) {
+  Weighed *order = calloc(n ? n : 1, sizeof *order);
+  size_t numOrder = 0;
+  if (!us || !drawn || !order) {
     free(us);
     free(drawn);
+    free(order);
     return;
   }
-  printf("a second draw of each shape, a process each:\n");
-  fflush(stdout);
-  size_t twice = 0, thrice = 0;
   for (size_t i = 0; i < n; i++) {
-    LpShape *s = &set->items[from + i];
-    if (s->skipped || !s->result.ok)
-      continue;
-    us[i][drawn[i]++] = s->result.us;
-    drawShape(set, from + i, config, logDir, us[i], &drawn[i]);
+    const LpShape *s = &set->items[from + i];
+    if (!s->skipped && s->result.ok) {
+      us[i][drawn[i]++] = s->result.us;
+      order[numOrder++] =
+          (Weighed){i, s->result.us * (s->uses > 1 ? s->uses : 1)};
+    }
+  }
+  qsort(order, numOrder, sizeof *order, heaviestFirst);
+  LpMeasureConfig shorter = *config;
+  shorter.minReps = 3;
+  shorter.maxSeconds = fmin(config->maxSeconds, 0.25);
+  printf("a second draw of each shape, a process each, heaviest first%s:\n",
+         seconds > 0 ? " while the time for them lasts" : "");
+  fflush(stdout);
+  double start = lpNow();
+  size_t twice = 0, thrice = 0;
+  for (size_t k = 0; k < numOrder; k++) {
+    if (seconds > 0 && lpNow() - start > seconds)
+      break;
+    size_t i = order[k].index;
+    drawShape(set, from + i, &shorter, logDir, us[i], &drawn[i]);
     twice += drawn[i] == 2;
   }
-  for (size_t i = 0; i < n; i++) {
+  for (size_t k = 0; k < numOrder; k++) {
+    size_t i = order[k].index;
     if (drawn[i] != 2 || lpDrawsAgree(us[i][0], us[i][1], LP_DRAW_TOLERANCE))
       continue;
-    LpShape *s = &set->items[from + i];
-    drawShape(set, from + i, config, logDir, us[i], &drawn[i]);
+    const LpShape *s = &set->items[from + i];
+    drawShape(set, from + i, &shorter, logDir, us[i], &drawn[i]);
     thrice += drawn[i] == 3;
     printf("  [%3zu] %-36s %-40s %.3f and %.3f us apart", from + i + 1, s->type,
            s->axes, us[i][0], us[i][1]);
@@ -127,24 +161,25 @@ static void drawAgain(LpShapeSet *set, size_t from,
       r->draws = drawn[i];
     }
   }
-  printf("drew %zu shapes twice; %zu came out over %.0f%% apart and were "
-         "drawn a third time\n",
-         twice, thrice, 100 * LP_DRAW_TOLERANCE);
+  printf("drew %zu of %zu shapes twice (%.0f s); %zu came out over %.0f%% "
+         "apart and were drawn a third time\n",
+         twice, numOrder, lpNow() - start, thrice, 100 * LP_DRAW_TOLERANCE);
   free(us);
   free(drawn);
+  free(order);
 }
 
 void lpMeasureShapes(LpShapeSet *set, size_t from,
                      const LpMeasureConfig *config, const char *logDir,
-                     int draws) {
+                     bool redraw, double redrawSeconds) {
   for (size_t i = from; i < set->count; i++) {
     LpShape *s = &set->items[i];
     if (!s->skipped && !s->result.ok)
       measureShape(set, i, config, logDir, &s->result);
     printShape(s, i, set->count);
   }
-  if (draws > 1 && set->count > from)
-    drawAgain(set, from, config, logDir);
+  if (redraw && set->count > from)
+    drawAgain(set, from, config, logDir, redrawSeconds);
 }
 
 /* The profile fusion rules come from: `rules`, else the shipped CPU
@@ -280,7 +315,10 @@ int lpProfileMain(const LpOptions *o) {
          o->numModels, o->numModels == 1 ? "" : "s", pipeline.name);
   LpMeasureConfig config;
   lpKernelConfig(&config, o, set.count);
-  lpMeasureShapes(&set, 0, &config, logDir, 2);
+  /* the model shapes drawn again within 15% of the budget, heaviest
+   * first: more took the sweep's time (session 23) */
+  lpMeasureShapes(&set, 0, &config, logDir, true,
+                  o->budget > 0 ? 0.15 * o->budget : 0);
   LpDeviceNumbers device;
   probe(o, &set, kernelDir, pipeline.name, &device);
   LpHostInfo info;

@@ -272,7 +272,7 @@ int lpValidateMain(const LpOptions *o) {
     LpMeasureConfig config;
     lpKernelConfig(&config, o, v.shapes.count);
     config.pipeline = v.session.pipeline;
-    lpMeasureShapes(&v.shapes, 0, &config, v.session.work, 1);
+    lpMeasureShapes(&v.shapes, 0, &config, v.session.work, false, 0);
   }
   if (models) {
     lpPrintValidation(models, (size_t)o->numModels, &v.shapes);
