@@ -12,6 +12,7 @@
 #include "allocator.h"
 #include "cold_kept.h"
 #include "draws.h"
+#include "slow_window.h"
 #include "profile_writer.h"
 
 #include "latency/costmodel_util.h"
@@ -559,6 +560,35 @@ TEST(a_far_draw_is_outvoted_and_close_draws_are_averaged) {
   CHECK(lpCombineDraws(two, 0) == 0);
 }
 
+/* Canary readings every few of 12 measurements and one after the last;
+ * the host ran 1.4x slow around the reading before measurement 6 (p47's
+ * spells, session 23). */
+TEST(measurements_next_to_a_slow_canary_reading_are_drawn_again) {
+  double readings[13] = {0};
+  readings[0] = 100, readings[3] = 102, readings[6] = 140, readings[9] = 99;
+  readings[12] = 101;
+  bool suspect[12];
+  CHECK(lpMarkSlowWindows(readings, 12, LP_SLOW_TOLERANCE, suspect) == 6);
+  /* 3-5: the next reading is slow; 6-8: the last one before is */
+  for (int i = 0; i < 12; i++)
+    CHECK(suspect[i] == (i >= 3 && i <= 8));
+  CHECK(readings[6] == 140); /* not sorted */
+  CHECK_NEAR(lpTypicalReading(readings, 13), 101, 1e-12);
+  /* the reading after the last closes the run */
+  readings[12] = 130;
+  CHECK(lpMarkSlowWindows(readings, 12, LP_SLOW_TOLERANCE, suspect) == 9);
+  CHECK(suspect[9] && suspect[11] && !suspect[2]);
+  /* within the tolerance, nothing */
+  double quiet[5] = {100, 0, 112, 0, 95};
+  CHECK(lpMarkSlowWindows(quiet, 4, LP_SLOW_TOLERANCE, suspect) == 0);
+  /* two readings say nothing of what is typical */
+  double two[4] = {100, 0, 0, 300};
+  CHECK(lpMarkSlowWindows(two, 3, LP_SLOW_TOLERANCE, suspect) == 0);
+  CHECK(!suspect[0] && !suspect[2]);
+  CHECK(!lpReadingIsSlow(0, 100, 0.15) && !lpReadingIsSlow(200, 0, 0.15));
+  CHECK(lpReadingIsSlow(116, 100, 0.15) && !lpReadingIsSlow(114, 100, 0.15));
+}
+
 /* A type whose transposed weights are all under LP_FRESH_MAPPING_BYTES
  * (copied within the warm heap) gets no rate, however slow they are. */
 TEST(small_transposed_weights_fit_no_copy_rate) {
@@ -861,6 +891,7 @@ int main(void) {
       T(median_per_x_groups_and_filters),
       T(the_kept_bytes_are_read_off_where_the_penalty_crosses_half_its_median),
       T(a_far_draw_is_outvoted_and_close_draws_are_averaged),
+      T(measurements_next_to_a_slow_canary_reading_are_drawn_again),
       T(an_edge_sample_off_does_not_move_a_law),
       T(small_transposed_weights_fit_no_copy_rate),
       T(spilled_columns_fit_the_walk_not_the_efficiency),

@@ -15,10 +15,12 @@
 #include "fusion_rules.h"
 #include "pipelines.h"
 #include "profile_writer.h"
+#include "slow_window.h"
 #include "sweep.h"
 #include "timing.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,69 +84,87 @@ static void drawShape(const LpShapeSet *set, size_t i,
     us[(*drawn)++] = again.us;
 }
 
-/* A shape and what it weighs in its models: its time by its uses. */
-typedef struct {
-  size_t index;
-  double weight;
-} Weighed;
-
-static int heaviestFirst(const void *a, const void *b) {
-  double x = ((const Weighed *)a)->weight, y = ((const Weighed *)b)->weight;
-  return (x < y) - (x > y);
-}
-
-/* The measured shapes from `from` on, each drawn again in a process of its
- * own once all were drawn once, heaviest first (time by uses) while
- * `seconds` last (0: all of them), and a third time where the two draws
- * disagree; the time kept is what lpCombineDraws makes of them. A draw
- * that fails leaves the ones that ran. The later draws are timed short
- * (3 repetitions, at most a quarter second): each is one more draw of
- * where the process lands, which the first draw's long timing does not
- * make more certain. */
-static void drawAgain(LpShapeSet *set, size_t from,
-                      const LpMeasureConfig *config, const char *logDir,
-                      double seconds) {
-  size_t n = set->count - from;
-  double(*us)[3] = calloc(n ? n : 1, sizeof *us);
-  int *drawn = calloc(n ? n : 1, sizeof *drawn);
-  Weighed *order = calloc(n ? n : 1, sizeof *order);
-  size_t numOrder = 0;
-  if (!us || !drawn || !order) {
-    free(us);
-    free(drawn);
-    free(order);
-    return;
-  }
-  for (size_t i = 0; i < n; i++) {
-    const LpShape *s = &set->items[from + i];
-    if (!s->skipped && s->result.ok) {
-      us[i][drawn[i]++] = s->result.us;
-      order[numOrder++] =
-          (Weighed){i, s->result.us * (s->uses > 1 ? s->uses : 1)};
-    }
-  }
-  qsort(order, numOrder, sizeof *order, heaviestFirst);
+/* Later draws, of a shape or of the canary, are timed short: each is one
+ * more draw of the process, which long timing does not make more
+ * certain. */
+static LpMeasureConfig shortConfig(const LpMeasureConfig *config) {
   LpMeasureConfig shorter = *config;
   shorter.minReps = 3;
   shorter.maxSeconds = fmin(config->maxSeconds, 0.25);
-  printf("a second draw of each shape, a process each, heaviest first%s:\n",
-         seconds > 0 ? " while the time for them lasts" : "");
-  fflush(stdout);
+  return shorter;
+}
+
+/* Measures again every kCanaryEvery shapes a fixed one, the canary, to see
+ * the host's slow spells (slow_window.h). */
+enum { kCanaryEvery = 8, kCanaryWaitSeconds = 60 };
+
+typedef struct {
+  const LpShapeSet *set;
+  const LpMeasureConfig *config;
+  const char *logDir;
+  size_t index;     /* the canary's shape; SIZE_MAX: none chosen yet */
+  double *readings; /* before measurement i - from, [n] after the last */
+  size_t from, n;
+} Canary;
+
+/* A shape the canary can be: measured, and long enough that its timing is
+ * not the clock's (10 us) but short enough to cost little (1 ms). */
+static bool canBeCanary(const LpShape *s) {
+  return !s->skipped && s->result.ok && s->result.us >= 10 &&
+         s->result.us <= 1000;
+}
+
+/* One reading of the canary; a slow one is read again in a new process and
+ * the lower kept, since a slow spell holds both while a single process
+ * that drew badly (session 23: 7% of them over 1.1x) does not. */
+static double readCanary(const Canary *c) {
+  LpMeasureConfig shorter = shortConfig(c->config);
+  double us[2];
+  int drawn = 0;
+  drawShape(c->set, c->index, &shorter, c->logDir, us, &drawn);
+  double typical = lpTypicalReading(c->readings, c->n + 1);
+  if (drawn == 1 && lpReadingIsSlow(us[0], typical, LP_SLOW_TOLERANCE))
+    drawShape(c->set, c->index, &shorter, c->logDir, us, &drawn);
+  return drawn == 2 ? fmin(us[0], us[1]) : drawn == 1 ? us[0] : 0;
+}
+
+/* Waits, up to kCanaryWaitSeconds, for a canary reading that is not slow. */
+static void waitForTypicalHost(const Canary *c) {
+  double typical = lpTypicalReading(c->readings, c->n + 1);
   double start = lpNow();
-  size_t twice = 0, thrice = 0;
-  for (size_t k = 0; k < numOrder; k++) {
-    if (seconds > 0 && lpNow() - start > seconds)
-      break;
-    size_t i = order[k].index;
-    drawShape(set, from + i, &shorter, logDir, us[i], &drawn[i]);
-    twice += drawn[i] == 2;
+  while (lpReadingIsSlow(readCanary(c), typical, LP_SLOW_TOLERANCE) &&
+         lpNow() - start < kCanaryWaitSeconds)
+    sleep(5);
+}
+
+/* Draws again, each in a process of its own, the shapes `suspect` marks
+ * (index from `from`), and a third time where the two draws disagree; the
+ * time kept is what lpCombineDraws makes of them. A draw that fails leaves
+ * the ones that ran. */
+static void drawAgain(LpShapeSet *set, size_t from, const bool *suspect,
+                      const Canary *canary) {
+  size_t n = set->count - from;
+  double(*us)[3] = calloc(n ? n : 1, sizeof *us);
+  int *drawn = calloc(n ? n : 1, sizeof *drawn);
+  if (!us || !drawn) {
+    free(us);
+    free(drawn);
+    return;
   }
-  for (size_t k = 0; k < numOrder; k++) {
-    size_t i = order[k].index;
+  waitForTypicalHost(canary);
+  LpMeasureConfig shorter = shortConfig(canary->config);
+  size_t twice = 0, thrice = 0;
+  for (size_t i = 0; i < n; i++)
+    if (suspect[i]) {
+      us[i][drawn[i]++] = set->items[from + i].result.us;
+      drawShape(set, from + i, &shorter, canary->logDir, us[i], &drawn[i]);
+      twice += drawn[i] == 2;
+    }
+  for (size_t i = 0; i < n; i++) {
     if (drawn[i] != 2 || lpDrawsAgree(us[i][0], us[i][1], LP_DRAW_TOLERANCE))
       continue;
     const LpShape *s = &set->items[from + i];
-    drawShape(set, from + i, &shorter, logDir, us[i], &drawn[i]);
+    drawShape(set, from + i, &shorter, canary->logDir, us[i], &drawn[i]);
     thrice += drawn[i] == 3;
     printf("  [%3zu] %-36s %-40s %.3f and %.3f us apart", from + i + 1, s->type,
            s->axes, us[i][0], us[i][1]);
@@ -161,25 +181,93 @@ static void drawAgain(LpShapeSet *set, size_t from,
       r->draws = drawn[i];
     }
   }
-  printf("drew %zu of %zu shapes twice (%.0f s); %zu came out over %.0f%% "
-         "apart and were drawn a third time\n",
-         twice, numOrder, lpNow() - start, thrice, 100 * LP_DRAW_TOLERANCE);
+  printf("drew %zu shapes again; %zu came out over %.0f%% apart and were "
+         "drawn a third time\n",
+         twice, thrice, 100 * LP_DRAW_TOLERANCE);
   free(us);
   free(drawn);
-  free(order);
+}
+
+/* The shapes measured in this pass (`measured`) that a slow reading of the
+ * canary touched are drawn again; those that failed stay failed. */
+static void redrawSlowWindows(LpShapeSet *set, const Canary *c,
+                              const bool *measured) {
+  bool *suspect = calloc(c->n ? c->n : 1, sizeof *suspect);
+  if (!suspect)
+    return;
+  size_t marked =
+      lpMarkSlowWindows(c->readings, c->n, LP_SLOW_TOLERANCE, suspect);
+  for (size_t i = 0; i < c->n; i++)
+    if (suspect[i] && !(measured[i] && set->items[c->from + i].result.ok)) {
+      suspect[i] = false;
+      marked--;
+    }
+  size_t numReadings = 0, numSlow = 0;
+  double typical = lpTypicalReading(c->readings, c->n + 1);
+  for (size_t i = 0; i <= c->n; i++) {
+    numReadings += c->readings[i] > 0;
+    numSlow += lpReadingIsSlow(c->readings[i], typical, LP_SLOW_TOLERANCE);
+  }
+  printf("canary %s: %zu readings, median %.3f us, %zu slow (over %.0f%% "
+         "above)%s\n",
+         set->items[c->index].type, numReadings, typical, numSlow,
+         100 * LP_SLOW_TOLERANCE,
+         marked ? "; drawing the shapes around them again:" : "");
+  if (marked)
+    drawAgain(set, c->from, suspect, c);
+  free(suspect);
+}
+
+/* Measures the shapes from `from` on that are neither skipped nor
+ * measured, reading the canary `c` (NULL: none) every kCanaryEvery of them
+ * and choosing it from the first that can be, when none is yet. */
+static void measureEach(LpShapeSet *set, size_t from,
+                        const LpMeasureConfig *config, const char *logDir,
+                        Canary *c, bool *measured) {
+  int sinceReading = 0;
+  for (size_t i = from; i < set->count; i++) {
+    LpShape *s = &set->items[i];
+    if (!s->skipped && !s->result.ok) {
+      if (c && c->index != SIZE_MAX && ++sinceReading > kCanaryEvery) {
+        c->readings[i - from] = readCanary(c);
+        sinceReading = 1;
+      }
+      measureShape(set, i, config, logDir, &s->result);
+      if (measured)
+        measured[i - from] = true;
+      if (c && c->index == SIZE_MAX && canBeCanary(s))
+        c->index = i;
+    }
+    printShape(s, i, set->count);
+  }
 }
 
 void lpMeasureShapes(LpShapeSet *set, size_t from,
-                     const LpMeasureConfig *config, const char *logDir,
-                     bool redraw, double redrawSeconds) {
-  for (size_t i = from; i < set->count; i++) {
-    LpShape *s = &set->items[i];
-    if (!s->skipped && !s->result.ok)
-      measureShape(set, i, config, logDir, &s->result);
-    printShape(s, i, set->count);
+                     const LpMeasureConfig *config, const char *logDir) {
+  measureEach(set, from, config, logDir, NULL, NULL);
+}
+
+void lpMeasureShapesWithCanary(LpShapeSet *set, size_t from,
+                               const LpMeasureConfig *config,
+                               const char *logDir) {
+  size_t n = set->count > from ? set->count - from : 0;
+  Canary c = {set,  config, logDir, SIZE_MAX, calloc(n + 1, sizeof(double)),
+              from, n};
+  bool *measured = calloc(n ? n : 1, sizeof *measured);
+  if (!c.readings || !measured) {
+    measureEach(set, from, config, logDir, NULL, NULL);
+  } else {
+    for (size_t i = 0; i < from && c.index == SIZE_MAX; i++)
+      if (canBeCanary(&set->items[i]))
+        c.index = i; /* one measured before */
+    measureEach(set, from, config, logDir, &c, measured);
+    if (c.index != SIZE_MAX) {
+      c.readings[n] = readCanary(&c);
+      redrawSlowWindows(set, &c, measured);
+    }
   }
-  if (redraw && set->count > from)
-    drawAgain(set, from, config, logDir, redrawSeconds);
+  free(c.readings);
+  free(measured);
 }
 
 /* The profile fusion rules come from: `rules`, else the shipped CPU
@@ -315,10 +403,7 @@ int lpProfileMain(const LpOptions *o) {
          o->numModels, o->numModels == 1 ? "" : "s", pipeline.name);
   LpMeasureConfig config;
   lpKernelConfig(&config, o, set.count);
-  /* the model shapes drawn again within 15% of the budget, heaviest
-   * first: more took the sweep's time (session 23) */
-  lpMeasureShapes(&set, 0, &config, logDir, true,
-                  o->budget > 0 ? 0.15 * o->budget : 0);
+  lpMeasureShapesWithCanary(&set, 0, &config, logDir);
   LpDeviceNumbers device;
   probe(o, &set, kernelDir, pipeline.name, &device);
   LpHostInfo info;

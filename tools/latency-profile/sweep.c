@@ -259,7 +259,7 @@ static bool measureCandidate(LpShapeSet *set, const LpSweep *sw, LpHost *host,
     fprintf(stderr, "generated (%s):\n%s\n", err, text);
   if (set->count == before)
     return false;
-  lpMeasureShapes(set, before, sw->config, sw->logDir, false, 0);
+  lpMeasureShapes(set, before, sw->config, sw->logDir);
   return set->items[before].result.ok;
 }
 

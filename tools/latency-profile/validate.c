@@ -272,7 +272,7 @@ int lpValidateMain(const LpOptions *o) {
     LpMeasureConfig config;
     lpKernelConfig(&config, o, v.shapes.count);
     config.pipeline = v.session.pipeline;
-    lpMeasureShapes(&v.shapes, 0, &config, v.session.work, false, 0);
+    lpMeasureShapesWithCanary(&v.shapes, 0, &config, v.session.work);
   }
   if (models) {
     lpPrintValidation(models, (size_t)o->numModels, &v.shapes);

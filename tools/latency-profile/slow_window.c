@@ -1,0 +1,58 @@
+/*===- slow_window.c - which measurements a slow spell of the host touched ===*
+ *
+ * The project's VM has spells of half a minute to a minute in which every
+ * kernel process runs 1.3-1.6x slower at an unchanged CV: p45 (session 22)
+ * drew shapes 40-58 and 87-97 of 152 so, p47 (session 23) shapes 55-76
+ * and 87-152 here and there, each at other kernel types; p46's first pass
+ * met none. A measurement's own spread cannot see them, so a fixed kernel,
+ * the canary, is measured again every few shapes, each time in a process
+ * of its own, and a measurement next to a slow reading is drawn again.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "slow_window.h"
+
+#include "profile_writer.h"
+
+#include <stdlib.h>
+
+bool lpReadingIsSlow(double us, double typicalUs, double tolerance) {
+  return us > 0 && typicalUs > 0 && us >= typicalUs * (1 + tolerance);
+}
+
+double lpTypicalReading(const double *readings, size_t n) {
+  double *taken = n ? malloc(n * sizeof *taken) : NULL;
+  if (!taken)
+    return 0;
+  size_t numTaken = 0;
+  for (size_t i = 0; i < n; i++)
+    if (readings[i] > 0)
+      taken[numTaken++] = readings[i];
+  double typical = numTaken ? lpMedian(taken, numTaken) : 0; /* sorts */
+  free(taken);
+  return typical;
+}
+
+size_t lpMarkSlowWindows(const double *readings, size_t n, double tolerance,
+                         bool *suspect) {
+  size_t numTaken = 0;
+  for (size_t i = 0; i <= n; i++)
+    numTaken += readings[i] > 0;
+  double typical = numTaken >= 3 ? lpTypicalReading(readings, n + 1) : 0;
+  for (size_t i = 0; i < n; i++)
+    suspect[i] = false;
+  if (typical <= 0)
+    return 0;
+  double before = 0; /* the last reading taken up to measurement i */
+  size_t marked = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (readings[i] > 0)
+      before = readings[i];
+    size_t next = i + 1;
+    while (next < n && !(readings[next] > 0))
+      next++; /* readings[n] closes the run */
+    suspect[i] = lpReadingIsSlow(before, typical, tolerance) ||
+                 lpReadingIsSlow(readings[next], typical, tolerance);
+    marked += suspect[i];
+  }
+  return marked;
+}
