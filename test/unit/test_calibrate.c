@@ -12,8 +12,8 @@
 #include "allocator.h"
 #include "cold_kept.h"
 #include "draws.h"
-#include "slow_window.h"
 #include "profile_writer.h"
+#include "slow_window.h"
 
 #include "latency/costmodel_util.h"
 

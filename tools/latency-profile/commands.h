@@ -47,19 +47,4 @@ int lpValidateFusionMain(const LpOptions *options);
 void lpKernelConfig(LpMeasureConfig *config, const LpOptions *o,
                     size_t numShapes);
 
-/// Measures the shapes of `set` from index `from` on that are neither
-/// skipped nor measured, printing one line per shape to stdout; child
-/// stderr goes to `logDir`/NNN.log, kept only when the measurement failed.
-void lpMeasureShapes(LpShapeSet *set, size_t from,
-                     const LpMeasureConfig *config, const char *logDir);
-
-/// lpMeasureShapes watching the host: every few shapes a fixed one, the
-/// canary, is measured again; the shapes next to a slow reading (a slow
-/// spell of the host, slow_window.h) are drawn again in processes of their
-/// own and priced from their draws (draws.h). For a pass over many shapes
-/// (the sweep measures one at a time, without).
-void lpMeasureShapesWithCanary(LpShapeSet *set, size_t from,
-                               const LpMeasureConfig *config,
-                               const char *logDir);
-
 #endif /* LATENCY_PROFILE_COMMANDS_H */

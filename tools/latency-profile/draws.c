@@ -4,13 +4,9 @@
  * the same kernel file does not (session 23, `--run` of a depthwise conv
  * and a conv 236 times each, alternating, over six minutes: medians 123.4
  * and 50.6 us, 7% of the processes over 1.1x that, up to 1.44x and
- * 1.73x, single processes as often as runs of them). A profile that takes
- * one process per shape prices the shapes that drew badly at their draw,
- * and a run of them, as p45's 24 consecutive shapes at 1.3-1.6x (session
- * 22), moves whole models. `--validate` keeps the median of three
- * processes of a whole model; the shapes are measured the same way, at
- * less cost: a second draw minutes after the first (so that one slow
- * spell does not cover both), and a third only where the two disagree.
+ * 1.73x). A shape the canary suspects (canary.h) is drawn again; two draws
+ * that agree are averaged, and where they do not a third settles it, as
+ * `--validate` keeps the median of three processes of a whole model.
  *
  *===----------------------------------------------------------------------===*/
 #include "draws.h"

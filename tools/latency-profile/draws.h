@@ -15,9 +15,8 @@ bool lpDrawsAgree(double a, double b, double tolerance);
 /// The time that stands for `n` (1..3) draws of a kernel, each measured in
 /// a process of its own: one draw itself; two, their mean (the caller
 /// takes a third when they do not agree); three, their median, so that
-/// one draw far off (a slow spell of the host, an unlucky placement of
-/// the process's pages) does not move it. 0 for no draws. `us` is not
-/// modified.
+/// one draw far off (a slow spell of the host, a process that drew badly)
+/// does not move it. 0 for no draws. `us` is not modified.
 double lpCombineDraws(const double *us, int n);
 
 #endif /* LATENCY_PROFILE_DRAWS_H */

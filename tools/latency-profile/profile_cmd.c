@@ -1,8 +1,9 @@
 /*===- profile_cmd.c - latency-profile --out DIR MODEL... -----------------===*
  *
  * Detect the kernels of the models as the pass would, cut each distinct
- * shape out, measure it in a child of its own, probe the host's roofline
- * numbers through the same pipeline, and write the profile. A kernel that
+ * shape out, measure it in a child of its own (watching the host for slow
+ * spells, canary.h), probe the host's roofline numbers through the same
+ * pipeline, and write the profile. A kernel that
  * cannot be cut out, lowered or run is reported and left out; the others
  * are kept.
  *
@@ -10,17 +11,14 @@
 #include "commands.h"
 
 #include "device_probe.h"
-#include "draws.h"
 #include "files.h"
 #include "fusion_rules.h"
+#include "measure_shapes.h"
 #include "pipelines.h"
 #include "profile_writer.h"
-#include "slow_window.h"
 #include "sweep.h"
 #include "timing.h"
 
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,234 +38,6 @@ void lpKernelConfig(LpMeasureConfig *config, const LpOptions *o,
   config->minReps = 5;
   config->targetCv = 0.025;
   config->timeoutSeconds = o->timeout > 0 ? o->timeout : 300;
-}
-
-static void printShape(const LpShape *s, size_t i, size_t n) {
-  printf("[%3zu/%zu] %-36s %-48s ", i + 1, n, s->type, s->axes);
-  if (s->skipped)
-    printf("skipped: %s\n", s->result.error);
-  else if (!s->result.ok)
-    printf("FAILED: %s\n", s->result.error);
-  else
-    printf("%12.3f us  cv %4.1f%%  %3d reps%s%s\n", s->result.us,
-           s->result.cvPct, s->result.reps,
-           strcmp(s->result.lowering, "fallback-loops") ? "" : "  (fallback)",
-           "");
-  fflush(stdout);
-}
-
-/* Measures shape `i` of `set` into `*out`; a failure's message names the
- * child's log, which is kept. */
-static void measureShape(const LpShapeSet *set, size_t i,
-                         const LpMeasureConfig *config, const char *logDir,
-                         LpMeasurement *out) {
-  const LpShape *s = &set->items[i];
-  char log[4400];
-  snprintf(log, sizeof log, "%s/%03zu.log", logDir, i);
-  lpMeasureFile(config, s->file, "kernel", s->type, log, out);
-  if (out->ok)
-    unlink(log);
-  else {
-    size_t used = strlen(out->error);
-    snprintf(out->error + used, sizeof out->error - used, " (log: %.400s)",
-             log);
-  }
-}
-
-/* Draws shape `i` of `set` again, into `us[*drawn]` when it runs. */
-static void drawShape(const LpShapeSet *set, size_t i,
-                      const LpMeasureConfig *config, const char *logDir,
-                      double *us, int *drawn) {
-  LpMeasurement again;
-  measureShape(set, i, config, logDir, &again);
-  if (again.ok)
-    us[(*drawn)++] = again.us;
-}
-
-/* Later draws, of a shape or of the canary, are timed short: each is one
- * more draw of the process, which long timing does not make more
- * certain. */
-static LpMeasureConfig shortConfig(const LpMeasureConfig *config) {
-  LpMeasureConfig shorter = *config;
-  shorter.minReps = 3;
-  shorter.maxSeconds = fmin(config->maxSeconds, 0.25);
-  return shorter;
-}
-
-/* Measures again every kCanaryEvery shapes a fixed one, the canary, to see
- * the host's slow spells (slow_window.h). */
-enum { kCanaryEvery = 8, kCanaryWaitSeconds = 60 };
-
-typedef struct {
-  const LpShapeSet *set;
-  const LpMeasureConfig *config;
-  const char *logDir;
-  size_t index;     /* the canary's shape; SIZE_MAX: none chosen yet */
-  double *readings; /* before measurement i - from, [n] after the last */
-  size_t from, n;
-} Canary;
-
-/* A shape the canary can be: measured, and long enough that its timing is
- * not the clock's (10 us) but short enough to cost little (1 ms). */
-static bool canBeCanary(const LpShape *s) {
-  return !s->skipped && s->result.ok && s->result.us >= 10 &&
-         s->result.us <= 1000;
-}
-
-/* One reading of the canary; a slow one is read again in a new process and
- * the lower kept, since a slow spell holds both while a single process
- * that drew badly (session 23: 7% of them over 1.1x) does not. */
-static double readCanary(const Canary *c) {
-  LpMeasureConfig shorter = shortConfig(c->config);
-  double us[2];
-  int drawn = 0;
-  drawShape(c->set, c->index, &shorter, c->logDir, us, &drawn);
-  double typical = lpTypicalReading(c->readings, c->n + 1);
-  if (drawn == 1 && lpReadingIsSlow(us[0], typical, LP_SLOW_TOLERANCE))
-    drawShape(c->set, c->index, &shorter, c->logDir, us, &drawn);
-  return drawn == 2 ? fmin(us[0], us[1]) : drawn == 1 ? us[0] : 0;
-}
-
-/* Waits, up to kCanaryWaitSeconds, for a canary reading that is not slow. */
-static void waitForTypicalHost(const Canary *c) {
-  double typical = lpTypicalReading(c->readings, c->n + 1);
-  double start = lpNow();
-  while (lpReadingIsSlow(readCanary(c), typical, LP_SLOW_TOLERANCE) &&
-         lpNow() - start < kCanaryWaitSeconds)
-    sleep(5);
-}
-
-/* Draws again, each in a process of its own, the shapes `suspect` marks
- * (index from `from`), and a third time where the two draws disagree; the
- * time kept is what lpCombineDraws makes of them. A draw that fails leaves
- * the ones that ran. */
-static void drawAgain(LpShapeSet *set, size_t from, const bool *suspect,
-                      const Canary *canary) {
-  size_t n = set->count - from;
-  double(*us)[3] = calloc(n ? n : 1, sizeof *us);
-  int *drawn = calloc(n ? n : 1, sizeof *drawn);
-  if (!us || !drawn) {
-    free(us);
-    free(drawn);
-    return;
-  }
-  waitForTypicalHost(canary);
-  LpMeasureConfig shorter = shortConfig(canary->config);
-  size_t twice = 0, thrice = 0;
-  for (size_t i = 0; i < n; i++)
-    if (suspect[i]) {
-      us[i][drawn[i]++] = set->items[from + i].result.us;
-      drawShape(set, from + i, &shorter, canary->logDir, us[i], &drawn[i]);
-      twice += drawn[i] == 2;
-    }
-  for (size_t i = 0; i < n; i++) {
-    if (drawn[i] != 2 || lpDrawsAgree(us[i][0], us[i][1], LP_DRAW_TOLERANCE))
-      continue;
-    const LpShape *s = &set->items[from + i];
-    drawShape(set, from + i, &shorter, canary->logDir, us[i], &drawn[i]);
-    thrice += drawn[i] == 3;
-    printf("  [%3zu] %-36s %-40s %.3f and %.3f us apart", from + i + 1, s->type,
-           s->axes, us[i][0], us[i][1]);
-    if (drawn[i] == 3)
-      printf(", third %.3f: %.3f kept\n", us[i][2], lpCombineDraws(us[i], 3));
-    else
-      printf(", the third failed: the first kept\n");
-  }
-  for (size_t i = 0; i < n; i++) {
-    LpMeasurement *r = &set->items[from + i].result;
-    if (drawn[i] == 3 || (drawn[i] == 2 && lpDrawsAgree(us[i][0], us[i][1],
-                                                        LP_DRAW_TOLERANCE))) {
-      r->us = lpCombineDraws(us[i], drawn[i]);
-      r->draws = drawn[i];
-    }
-  }
-  printf("drew %zu shapes again; %zu came out over %.0f%% apart and were "
-         "drawn a third time\n",
-         twice, thrice, 100 * LP_DRAW_TOLERANCE);
-  free(us);
-  free(drawn);
-}
-
-/* The shapes measured in this pass (`measured`) that a slow reading of the
- * canary touched are drawn again; those that failed stay failed. */
-static void redrawSlowWindows(LpShapeSet *set, const Canary *c,
-                              const bool *measured) {
-  bool *suspect = calloc(c->n ? c->n : 1, sizeof *suspect);
-  if (!suspect)
-    return;
-  size_t marked =
-      lpMarkSlowWindows(c->readings, c->n, LP_SLOW_TOLERANCE, suspect);
-  for (size_t i = 0; i < c->n; i++)
-    if (suspect[i] && !(measured[i] && set->items[c->from + i].result.ok)) {
-      suspect[i] = false;
-      marked--;
-    }
-  size_t numReadings = 0, numSlow = 0;
-  double typical = lpTypicalReading(c->readings, c->n + 1);
-  for (size_t i = 0; i <= c->n; i++) {
-    numReadings += c->readings[i] > 0;
-    numSlow += lpReadingIsSlow(c->readings[i], typical, LP_SLOW_TOLERANCE);
-  }
-  printf("canary %s: %zu readings, median %.3f us, %zu slow (over %.0f%% "
-         "above)%s\n",
-         set->items[c->index].type, numReadings, typical, numSlow,
-         100 * LP_SLOW_TOLERANCE,
-         marked ? "; drawing the shapes around them again:" : "");
-  if (marked)
-    drawAgain(set, c->from, suspect, c);
-  free(suspect);
-}
-
-/* Measures the shapes from `from` on that are neither skipped nor
- * measured, reading the canary `c` (NULL: none) every kCanaryEvery of them
- * and choosing it from the first that can be, when none is yet. */
-static void measureEach(LpShapeSet *set, size_t from,
-                        const LpMeasureConfig *config, const char *logDir,
-                        Canary *c, bool *measured) {
-  int sinceReading = 0;
-  for (size_t i = from; i < set->count; i++) {
-    LpShape *s = &set->items[i];
-    if (!s->skipped && !s->result.ok) {
-      if (c && c->index != SIZE_MAX && ++sinceReading > kCanaryEvery) {
-        c->readings[i - from] = readCanary(c);
-        sinceReading = 1;
-      }
-      measureShape(set, i, config, logDir, &s->result);
-      if (measured)
-        measured[i - from] = true;
-      if (c && c->index == SIZE_MAX && canBeCanary(s))
-        c->index = i;
-    }
-    printShape(s, i, set->count);
-  }
-}
-
-void lpMeasureShapes(LpShapeSet *set, size_t from,
-                     const LpMeasureConfig *config, const char *logDir) {
-  measureEach(set, from, config, logDir, NULL, NULL);
-}
-
-void lpMeasureShapesWithCanary(LpShapeSet *set, size_t from,
-                               const LpMeasureConfig *config,
-                               const char *logDir) {
-  size_t n = set->count > from ? set->count - from : 0;
-  Canary c = {set,  config, logDir, SIZE_MAX, calloc(n + 1, sizeof(double)),
-              from, n};
-  bool *measured = calloc(n ? n : 1, sizeof *measured);
-  if (!c.readings || !measured) {
-    measureEach(set, from, config, logDir, NULL, NULL);
-  } else {
-    for (size_t i = 0; i < from && c.index == SIZE_MAX; i++)
-      if (canBeCanary(&set->items[i]))
-        c.index = i; /* one measured before */
-    measureEach(set, from, config, logDir, &c, measured);
-    if (c.index != SIZE_MAX) {
-      c.readings[n] = readCanary(&c);
-      redrawSlowWindows(set, &c, measured);
-    }
-  }
-  free(c.readings);
-  free(measured);
 }
 
 /* The profile fusion rules come from: `rules`, else the shipped CPU

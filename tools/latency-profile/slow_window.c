@@ -1,12 +1,10 @@
 /*===- slow_window.c - which measurements a slow spell of the host touched ===*
  *
- * The project's VM has spells of half a minute to a minute in which every
- * kernel process runs 1.3-1.6x slower at an unchanged CV: p45 (session 22)
- * drew shapes 40-58 and 87-97 of 152 so, p47 (session 23) shapes 55-76
- * and 87-152 here and there, each at other kernel types; p46's first pass
- * met none. A measurement's own spread cannot see them, so a fixed kernel,
- * the canary, is measured again every few shapes, each time in a process
- * of its own, and a measurement next to a slow reading is drawn again.
+ * A spell (half a minute to a minute in which every kernel process runs
+ * 1.3-1.6x, canary.h) holds still within a measurement, so no measurement's
+ * own spread shows it; the canary's readings between the measurements do.
+ * The median of the readings is what the host typically reads: a spell
+ * that covers fewer than half of them does not move it.
  *
  *===----------------------------------------------------------------------===*/
 #include "slow_window.h"

@@ -20,12 +20,12 @@ double lpTypicalReading(const double *readings, size_t n);
 /// Marks the measurements a slow spell of the host may have inflated.
 /// `readings[i]` (i < n) is the canary reading taken just before
 /// measurement i and `readings[n]` the one after the last, 0 where none
-/// was taken. Measurement i is suspect when the reading before it or the
-/// next reading after it is slow against the median of all readings: the
-/// spell began after the reading before the last typical one and ended
-/// before the next typical one. Sets `suspect[i]` and returns how many are;
-/// with fewer than three readings nothing is marked, as no median says
-/// what is typical.
+/// was taken. Measurement i is suspect when the last reading taken up to
+/// it or the next one after it is slow against the median of all
+/// readings: a spell may have begun any time after the last typical
+/// reading and ended any time before the next one. Sets `suspect[i]` and
+/// returns how many are; with fewer than three readings nothing is marked,
+/// as no median says what is typical.
 size_t lpMarkSlowWindows(const double *readings, size_t n, double tolerance,
                          bool *suspect);
 

@@ -24,6 +24,7 @@
 
 #include "commands.h"
 #include "generate.h"
+#include "measure_shapes.h"
 #include "profile_writer.h"
 #include "timing.h"
 

@@ -11,6 +11,7 @@
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* dladdr, RTLD_DEFAULT */
 #include "commands.h"
+#include "measure_shapes.h"
 
 #include "files.h"
 #include "pipelines.h"
