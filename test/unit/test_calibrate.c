@@ -558,6 +558,15 @@ TEST(a_far_draw_is_outvoted_and_close_draws_are_averaged) {
   CHECK(far[0][0] == 178); /* not sorted */
   CHECK_NEAR(lpCombineDraws(two, 1), 120, 1e-12);
   CHECK(lpCombineDraws(two, 0) == 0);
+  /* the price and what it stands for: two that disagree, where the third
+   * failed, keep the lower as one draw */
+  double price;
+  CHECK(lpPriceDraws(two, 2, &price) == 2 && fabs(price - 124) < 1e-12);
+  double apart[] = {178, 123};
+  CHECK(lpPriceDraws(apart, 2, &price) == 1 && price == 123);
+  CHECK(lpPriceDraws(far[1], 3, &price) == 3 && price == 123);
+  CHECK(lpPriceDraws(apart, 1, &price) == 1 && price == 178);
+  CHECK(lpPriceDraws(apart, 0, &price) == 0 && price == 0);
 }
 
 /* Canary readings every few of 12 measurements and one after the last;

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 enum { kWaitSeconds = 60, kWaitStepSeconds = 5 };
@@ -67,8 +68,9 @@ static void drawShape(const LpCanaryWatch *w, size_t i, const char *logSuffix,
   if (again.ok)
     us[(*drawn)++] = again.us;
   else
-    printf("  [%3zu] %s: drawing again failed: %s\n", i + 1,
-           w->set->items[i].type, again.error);
+    printf("  [%3zu] %s: %s failed: %s\n", i + 1, w->set->items[i].type,
+           strcmp(logSuffix, "-canary") ? "drawing again" : "a canary reading",
+           again.error);
 }
 
 /* One reading of the canary (0 when it failed). */
@@ -99,77 +101,81 @@ void lpCanaryAfterMeasuring(LpCanaryWatch *w, size_t i) {
 }
 
 /* Reads the canary, every kWaitStepSeconds up to kWaitSeconds, until it
- * reads typical; false if it never did. */
+ * reads typical; false if it never did (a failed reading is not typical).
+ * The last reading of the pass counts when it was typical. */
 static bool waitForTypicalHost(const LpCanaryWatch *w) {
   double typical = lpTypicalReading(w->readings, w->n + 1);
+  double last = w->readings[w->n];
+  if (last > 0 && !lpReadingIsSlow(last, typical, LP_SLOW_TOLERANCE))
+    return true;
   double start = lpNow();
   for (;;) {
-    if (!lpReadingIsSlow(readCanary(w), typical, LP_SLOW_TOLERANCE))
+    sleep(kWaitStepSeconds);
+    double reading = readCanary(w);
+    if (reading > 0 && !lpReadingIsSlow(reading, typical, LP_SLOW_TOLERANCE))
       return true;
     if (lpNow() - start >= kWaitSeconds)
       return false;
-    sleep(kWaitStepSeconds);
   }
-}
-
-/* The price of a shape from its draws: the mean of two that agree, the
- * median of three; where two disagree and the third failed, the lower, as
- * a slow spell only ever adds time. Returns the draws it stands for. */
-static int priceFromDraws(const double *us, int drawn, double *price) {
-  if (drawn == 2 && !lpDrawsAgree(us[0], us[1], LP_DRAW_TOLERANCE)) {
-    *price = fmin(us[0], us[1]);
-    return 1;
-  }
-  *price = lpCombineDraws(us, drawn);
-  return drawn;
 }
 
 /* Draws the shapes `suspect` marks again, each in a process of its own,
- * and a third time where two draws disagree; prices them from their
- * draws. */
+ * and a third time where two draws disagree; prices them from their draws
+ * (lpPriceDraws). A shape whose second draw failed keeps its first, with
+ * `draws` 0: suspect, not drawn again. */
 static void drawAgain(const LpCanaryWatch *w, const bool *suspect) {
   double(*us)[3] = calloc(w->n ? w->n : 1, sizeof *us);
   int *drawn = calloc(w->n ? w->n : 1, sizeof *drawn);
-  size_t numRedrawn = 0, numThird = 0;
-  for (size_t i = 0; us && drawn && i < w->n; i++)
+  if (!us || !drawn) {
+    printf("drawing again: out of memory; the shapes keep their first draw\n");
+    free(us);
+    free(drawn);
+    return;
+  }
+  size_t numRedrawn = 0, numApart = 0;
+  for (size_t i = 0; i < w->n; i++)
     if (suspect[i]) {
       us[i][drawn[i]++] = w->set->items[w->from + i].result.us;
       drawShape(w, w->from + i, "-draw", us[i], &drawn[i]);
       numRedrawn += drawn[i] == 2;
     }
-  for (size_t i = 0; us && drawn && i < w->n; i++) {
+  for (size_t i = 0; i < w->n; i++) {
     if (drawn[i] != 2 || lpDrawsAgree(us[i][0], us[i][1], LP_DRAW_TOLERANCE))
       continue;
     const LpShape *s = &w->set->items[w->from + i];
+    numApart++;
     drawShape(w, w->from + i, "-draw", us[i], &drawn[i]);
-    numThird += drawn[i] == 3;
     double price;
-    priceFromDraws(us[i], drawn[i], &price);
+    lpPriceDraws(us[i], drawn[i], &price);
     printf("  [%3zu] %-36s %-40s %.3f and %.3f us apart", w->from + i + 1,
            s->type, s->axes, us[i][0], us[i][1]);
     if (drawn[i] == 3)
       printf(", third %.3f: %.3f kept\n", us[i][2], price);
     else
-      printf(": %.3f kept\n", price);
+      printf(", the third failed: %.3f kept\n", price);
   }
-  for (size_t i = 0; us && drawn && i < w->n; i++)
-    if (drawn[i] >= 2) {
+  for (size_t i = 0; i < w->n; i++)
+    if (suspect[i]) {
       LpMeasurement *r = &w->set->items[w->from + i].result;
-      r->draws = priceFromDraws(us[i], drawn[i], &r->us);
+      r->draws = drawn[i] >= 2 ? lpPriceDraws(us[i], drawn[i], &r->us) : 0;
     }
   printf("drew %zu shapes again; %zu came out over %.0f%% apart and were "
          "drawn a third time\n",
-         numRedrawn, numThird, 100 * LP_DRAW_TOLERANCE);
+         numRedrawn, numApart, 100 * LP_DRAW_TOLERANCE);
   free(us);
   free(drawn);
 }
 
-/* Prints the readings and draws again the measured shapes a slow reading
- * touched; those that failed stay failed. */
+/* Prints the canary's median and slow readings, and draws again the
+ * measured shapes a slow reading touched; those that failed stay failed.
+ * When the host reads slow for a minute, the suspects keep their first
+ * draw, with `draws` 0. */
 static void redrawSlowWindows(const LpCanaryWatch *w) {
   bool *suspect = calloc(w->n ? w->n : 1, sizeof *suspect);
-  if (!suspect)
+  if (!suspect) {
+    printf("canary: out of memory; nothing drawn again\n");
     return;
+  }
   size_t marked =
       lpMarkSlowWindows(w->readings, w->n, LP_SLOW_TOLERANCE, suspect);
   for (size_t i = 0; i < w->n; i++)
@@ -193,11 +199,14 @@ static void redrawSlowWindows(const LpCanaryWatch *w) {
         printf(" %.3f us after the last", w->readings[i]);
     }
   printf("%s\n", numSlow ? "" : " none");
-  if (marked && !waitForTypicalHost(w))
+  if (marked && !waitForTypicalHost(w)) {
     printf("the host still reads slow after %d s: %zu shapes keep their "
-           "first draw\n",
+           "first draw (draws 0)\n",
            kWaitSeconds, marked);
-  else if (marked) {
+    for (size_t i = 0; i < w->n; i++)
+      if (suspect[i])
+        w->set->items[w->from + i].result.draws = 0;
+  } else if (marked) {
     printf("drawing the %zu shapes around them again:\n", marked);
     drawAgain(w, suspect);
   }
@@ -205,11 +214,21 @@ static void redrawSlowWindows(const LpCanaryWatch *w) {
 }
 
 void lpCanaryWatchFinishAndDestroy(LpCanaryWatch *w) {
+  size_t numMeasured = 0;
+  for (size_t i = 0; i < w->n; i++)
+    numMeasured += w->measured[i];
   /* two readings in the pass and a last one make the three a median needs
-   * (lpMarkSlowWindows); fewer say nothing, so no reading is wasted */
-  if (w->canary == SIZE_MAX)
+   * (lpMarkSlowWindows); with fewer the last one is not taken */
+  if (numMeasured == 0)
+    ; /* nothing was measured: nothing to say */
+  else if (w->canary == SIZE_MAX)
     printf("canary: none (no shape of 10 us to 1 ms was measured)\n");
-  else if (w->numReadings >= 2) {
+  else if (w->numReadings < 2)
+    printf("canary %s (shape %zu): %d readings in %zu shapes, too few to "
+           "judge\n",
+           w->set->items[w->canary].type, w->canary + 1, w->numReadings,
+           numMeasured);
+  else {
     w->readings[w->n] = readCanary(w);
     w->numReadings += w->readings[w->n] > 0;
     redrawSlowWindows(w);

@@ -19,15 +19,14 @@ typedef struct {
   size_t canary;    /* the canary's shape; SIZE_MAX: none chosen yet */
   double *readings; /* [i - from] before shape i, [n] after the last */
   bool *measured;   /* [i - from]: shape i was measured in the pass  */
-  int sinceReading; /* shapes measured since the last reading        */
-  int numReadings;  /* readings taken during the pass                */
+  int sinceReading; /* shapes since the last reading, the next included */
+  int numReadings;  /* readings that ran, the last one included       */
 } LpCanaryWatch;
 
 enum { LP_CANARY_EVERY = 8 };
 
 /// Sets up a watch over the shapes of `set` from `from` on; false when out
-/// of memory (the pass then goes unwatched). An earlier shape of the set
-/// can be the canary.
+/// of memory (the pass then goes unwatched).
 bool lpCanaryWatchCreate(LpCanaryWatch *w, LpShapeSet *set, size_t from,
                          const LpMeasureConfig *config, const char *logDir);
 
@@ -39,9 +38,10 @@ void lpCanaryBeforeMeasuring(LpCanaryWatch *w, size_t i);
 /// there is none yet and it can be one.
 void lpCanaryAfterMeasuring(LpCanaryWatch *w, size_t i);
 
-/// After the pass: reads the canary once more, prints what it read, draws
-/// the shapes next to a slow reading again (slow_window.h) and prices
-/// them from their draws (draws.h); then frees the watch.
+/// After the pass: with two readings or more taken in it, reads the canary
+/// once more, prints its median and slow readings, draws the shapes next
+/// to a slow reading again (slow_window.h) and prices them from their
+/// draws (draws.h); with fewer, says so. Then frees the watch.
 void lpCanaryWatchFinishAndDestroy(LpCanaryWatch *w);
 
 #endif /* LATENCY_PROFILE_CANARY_H */

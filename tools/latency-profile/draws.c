@@ -11,6 +11,8 @@
  *===----------------------------------------------------------------------===*/
 #include "draws.h"
 
+#include <math.h>
+
 bool lpDrawsAgree(double a, double b, double tolerance) {
   double lo = a < b ? a : b, hi = a < b ? b : a;
   return hi <= lo * (1 + tolerance);
@@ -26,4 +28,13 @@ double lpCombineDraws(const double *us, int n) {
   double a = us[0], b = us[1], c = us[2];
   double lo = a < b ? a : b, hi = a < b ? b : a;
   return c < lo ? lo : c > hi ? hi : c; /* the one between */
+}
+
+int lpPriceDraws(const double *us, int n, double *price) {
+  if (n == 2 && !lpDrawsAgree(us[0], us[1], LP_DRAW_TOLERANCE)) {
+    *price = fmin(us[0], us[1]);
+    return 1;
+  }
+  *price = lpCombineDraws(us, n);
+  return n > 0 ? (n > 3 ? 3 : n) : 0;
 }

@@ -54,10 +54,10 @@ static void appendLogError(const char *logPath, char *error, size_t size) {
 /* For the slow-spell test (slow-window.test): the children this process
  * spawns, counted from 1, number FIRST to LAST of
  * $LATENCY_PROFILE_TEST_SLOW ("FIRST-LAST") report 3x the time they
- * measured, as in a slow spell of the host (canary.h) but beyond what one
- * process can draw (up to 1.7x), which no test can call up on demand. A child
- * spawned before the shapes' pass (a new probe,
- * --fusion-rules) shifts the test's numbers. */
+ * measured, as in a slow spell of the host (canary.c) but beyond what one
+ * process draws (up to 1.7x); no test can call a spell up on demand. A
+ * child spawned before the shapes' pass (a new probe, --fusion-rules)
+ * shifts the test's numbers. */
 static void slowSpellHook(LpMeasurement *out) {
   static int spawned;
   spawned++;

@@ -23,7 +23,8 @@ void lpMeasureShape(const LpShapeSet *set, size_t i,
   }
 }
 
-void lpPrintShape(const LpShape *s, size_t i, size_t n) {
+/* Prints shape `i` of `n` and its measurement as one line. */
+static void printShape(const LpShape *s, size_t i, size_t n) {
   printf("[%3zu/%zu] %-36s %-48s ", i + 1, n, s->type, s->axes);
   if (s->skipped)
     printf("skipped: %s\n", s->result.error);
@@ -50,7 +51,7 @@ static void measureEach(LpShapeSet *set, size_t from,
       if (watch)
         lpCanaryAfterMeasuring(watch, i);
     }
-    lpPrintShape(s, i, set->count);
+    printShape(s, i, set->count);
   }
 }
 

@@ -14,9 +14,6 @@ void lpMeasureShape(const LpShapeSet *set, size_t i,
                     const LpMeasureConfig *config, const char *logDir,
                     const char *logSuffix, LpMeasurement *out);
 
-/// Prints shape `i` of `n` and its measurement as one line to stdout.
-void lpPrintShape(const LpShape *s, size_t i, size_t n);
-
 /// Measures the shapes of `set` from index `from` on that are neither
 /// skipped nor measured, printing one line per shape; child stderr goes to
 /// `logDir`/NNN.log, kept only when the measurement failed.

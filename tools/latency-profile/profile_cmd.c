@@ -20,7 +20,6 @@
 #include "timing.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 

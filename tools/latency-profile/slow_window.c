@@ -1,7 +1,7 @@
 /*===- slow_window.c - which measurements a slow spell of the host touched ===*
  *
  * A spell (half a minute to a minute in which every kernel process runs
- * 1.3-1.6x, canary.h) holds still within a measurement, so no measurement's
+ * 1.3-1.6x, canary.c) holds still within a measurement, so no measurement's
  * own spread shows it; the canary's readings between the measurements do.
  * The median of the readings is what the host typically reads: a spell
  * that covers fewer than half of them does not move it.
@@ -9,7 +9,7 @@
  *===----------------------------------------------------------------------===*/
 #include "slow_window.h"
 
-#include "profile_writer.h"
+#include "profile_writer.h" /* lpMedian, of calibrate.c */
 
 #include <stdlib.h>
 

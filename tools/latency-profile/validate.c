@@ -11,9 +11,9 @@
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* dladdr, RTLD_DEFAULT */
 #include "commands.h"
-#include "measure_shapes.h"
 
 #include "files.h"
+#include "measure_shapes.h"
 #include "pipelines.h"
 #include "spawn.h"
 #include "timing.h"

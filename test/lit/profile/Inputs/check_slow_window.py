@@ -21,7 +21,7 @@ problems = []
 for i in slow:
     if i not in apart:
         problems.append(f"shape {i} was not drawn apart")
-    elif not apart[i][1] < apart[i][0] / 2:
+    elif not apart[i][1] < 0.75 * apart[i][0]:
         problems.append(f"shape {i} kept {apart[i][1]} of a slow {apart[i][0]}")
     if draws.get(i) != 3:
         problems.append(f"shape {i} has draws {draws.get(i)}, not 3")
