@@ -181,37 +181,65 @@ static int byUs(const void *a, const void *b) {
   return (x->us > y->us) - (x->us < y->us);
 }
 
-/* Measures the whole model in kWholeProcesses children and keeps the median
- * one. Within a process the repetitions agree to 1-2%, but between
+/* A whole model is measured in kWholeProcesses children and the median one
+ * kept. Within a process the repetitions agree to 1-2%, but between
  * processes the same model differed by 13% on one VM (ResNet-18: 22.2 and
  * 25.1 ms, docs/accuracy.md): where the pages of its buffers land decides
  * how its power-of-two strides meet the caches, and a process draws once.
- * A failure in the first process is the model's (lowering, JIT); a later
- * one leaves the processes that succeeded. */
-static void measureWhole(const LpMeasureConfig *config, const char *path,
-                         const char *entry, const char *log,
-                         LpValidatedModel *m) {
-  enum { kWholeProcesses = 3 };
-  LpMeasurement runs[kWholeProcesses];
-  int ok = 0;
-  for (int i = 0; i < kWholeProcesses; i++) {
-    lpMeasureFile(config, path, entry, NULL, log, &runs[ok]);
-    if (runs[ok].ok)
-      ok++;
-    else if (ok == 0) {
-      m->whole = runs[0];
-      return;
-    }
-  }
-  qsort(runs, ok, sizeof *runs, byUs);
-  m->whole = runs[ok / 2];
-  m->processes = ok;
-  m->spreadPct =
-      m->whole.us > 0 ? 100 * (runs[ok - 1].us - runs[0].us) / m->whole.us : 0;
+ * The processes of a model are taken in rounds over all the models, not
+ * back to back: the host has slow spells of half a minute to a minute
+ * (canary.c) that held all three of a small model's processes (session 23:
+ * the nelli MobileNets, EfficientNet-B0 and MnasNet 9-12% slower in one
+ * measurement than in the next). */
+enum { kWholeProcesses = 3 };
+
+/* How a whole model is measured: the profile's pipeline, the allocator as
+ * the options say. */
+static LpMeasureConfig wholeConfig(const Validation *v) {
+  LpMeasureConfig config;
+  lpKernelConfig(&config, v->o, 1);
+  config.pipeline = v->session.pipeline;
+  config.maxSeconds = v->o->budget > 0 ? v->o->budget / 4 : 10;
+  /* By default the allocator as any program leaves it, as an independent
+     mlir-runner run has it; --fresh-memory maps every buffer of 128 KiB or
+     more anew on each call, as the kernels' scratch is measured: one mode,
+     where glibc's own thresholds keep a model's buffers warm in one process
+     and give them back in the next (docs/profiling.md). */
+  config.freshMemory = v->o->freshMemory;
+  return config;
 }
 
-/* Predicts, reads back and measures one whole model. */
-static void validateModel(Validation *v, size_t index, LpValidatedModel *m) {
+/* One more process of model `index` into `runs[*numRuns]`. A failure in
+ * the first process is the model's (lowering, JIT): its error; a later one
+ * leaves the processes that succeeded. */
+static void measureWholeOnce(Validation *v, size_t index, LpValidatedModel *m,
+                             LpMeasurement *runs, int *numRuns) {
+  char log[1024];
+  snprintf(log, sizeof log, "%s/model-%zu.log", v->session.work, index);
+  LpMeasureConfig config = wholeConfig(v);
+  lpMeasureFile(&config, m->path, v->o->entry, NULL, log, &runs[*numRuns]);
+  if (runs[*numRuns].ok) {
+    ++*numRuns;
+    unlink(log);
+  } else if (*numRuns == 0)
+    snprintf(m->error, sizeof m->error, "%s", runs[0].error);
+}
+
+/* Keeps the median of the `numRuns` processes of `m`, and their spread. */
+static void keepMedianRun(LpValidatedModel *m, LpMeasurement *runs,
+                          int numRuns) {
+  qsort(runs, (size_t)numRuns, sizeof *runs, byUs);
+  m->whole = runs[numRuns / 2];
+  m->processes = numRuns;
+  m->spreadPct = m->whole.us > 0
+                     ? 100 * (runs[numRuns - 1].us - runs[0].us) / m->whole.us
+                     : 0;
+}
+
+/* Predicts and reads back one whole model, and measures its first
+ * process. */
+static void validateModel(Validation *v, size_t index, LpValidatedModel *m,
+                          LpMeasurement *runs, int *numRuns) {
   char annotated[1024], log[1024];
   snprintf(annotated, sizeof annotated, "%s/annotated-%zu.mlir",
            v->session.work, index);
@@ -224,22 +252,27 @@ static void validateModel(Validation *v, size_t index, LpValidatedModel *m) {
       !readPrediction(v, annotated, m, m->error, sizeof m->error))
     return;
   unlink(annotated);
-  LpMeasureConfig config;
-  lpKernelConfig(&config, v->o, 1);
-  config.pipeline = v->session.pipeline;
-  config.maxSeconds = v->o->budget > 0 ? v->o->budget / 4 : 10;
-  /* By default the allocator as any program leaves it, as an independent
-     mlir-runner run has it; --fresh-memory maps every buffer of 128 KiB or
-     more anew on each call, as the kernels' scratch is measured: one mode,
-     where glibc's own thresholds keep a model's buffers warm in one process
-     and give them back in the next (docs/profiling.md). */
-  config.freshMemory = v->o->freshMemory;
-  snprintf(log, sizeof log, "%s/model-%zu.log", v->session.work, index);
-  measureWhole(&config, m->path, v->o->entry, log, m);
-  if (!m->whole.ok)
-    snprintf(m->error, sizeof m->error, "%s", m->whole.error);
-  else
-    unlink(log);
+  measureWholeOnce(v, index, m, runs, numRuns);
+}
+
+/* Every model predicted and measured once, then each that ran once more per
+ * round, and the median process kept. */
+static void validateModels(Validation *v, LpValidatedModel *models,
+                           size_t count, LpMeasurement (*runs)[kWholeProcesses],
+                           int *numRuns) {
+  for (size_t i = 0; i < count; i++)
+    validateModel(v, i, &models[i], runs[i], &numRuns[i]);
+  for (int round = 1; round < kWholeProcesses; round++) {
+    printf("process %d of %d of each model that ran\n", round + 1,
+           kWholeProcesses);
+    fflush(stdout);
+    for (size_t i = 0; i < count; i++)
+      if (numRuns[i] > 0)
+        measureWholeOnce(v, i, &models[i], runs[i], &numRuns[i]);
+  }
+  for (size_t i = 0; i < count; i++)
+    if (numRuns[i] > 0)
+      keepMedianRun(&models[i], runs[i], numRuns[i]);
 }
 
 static bool setUp(Validation *v, const LpOptions *o) {
@@ -262,12 +295,22 @@ int lpValidateMain(const LpOptions *o) {
                           "each call (--fresh-memory)"
                         : "the C library's own allocator thresholds");
   LpValidatedModel *models = calloc((size_t)o->numModels, sizeof *models);
-  bool failed = !models;
-  for (int i = 0; models && i < o->numModels; i++) {
-    models[i].path = o->models[i];
-    validateModel(&v, (size_t)i, &models[i]);
-    failed |= models[i].error[0] != '\0';
+  LpMeasurement(*runs)[kWholeProcesses] =
+      calloc((size_t)o->numModels, sizeof *runs);
+  int *numRuns = calloc((size_t)o->numModels, sizeof *numRuns);
+  bool failed = !models || !runs || !numRuns;
+  if (failed) {
+    free(models);
+    models = NULL;
   }
+  for (int i = 0; models && i < o->numModels; i++)
+    models[i].path = o->models[i];
+  if (models)
+    validateModels(&v, models, (size_t)o->numModels, runs, numRuns);
+  for (int i = 0; models && i < o->numModels; i++)
+    failed |= models[i].error[0] != '\0';
+  free(runs);
+  free(numRuns);
   if (models && o->isolated) {
     printf("measuring the %zu distinct kernels in isolation\n", v.shapes.count);
     LpMeasureConfig config;
