@@ -62,6 +62,19 @@ double lpMedian(double *values, size_t n) {
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
+double lpMedianOfPositive(const double *values, size_t n, size_t *numPositive) {
+  double *positive = n ? malloc(n * sizeof *positive) : NULL;
+  size_t count = 0;
+  for (size_t i = 0; positive && i < n; i++)
+    if (values[i] > 0)
+      positive[count++] = values[i];
+  double median = count ? lpMedian(positive, count) : 0;
+  free(positive);
+  if (numPositive)
+    *numPositive = count;
+  return median;
+}
+
 static int byX(const void *a, const void *b) {
   const LpPoint *p = a, *q = b;
   int byXOnly = (p->x > q->x) - (p->x < q->x);

@@ -14,21 +14,13 @@
  *===----------------------------------------------------------------------===*/
 #include "cold_kept.h"
 
-#include "profile_writer.h"
+#include "profile_writer.h" /* lpMedianOfPositive, of calibrate.c */
 
 #include <math.h>
-#include <stdlib.h>
 
 double lpColdKeptBytes(const double *bytes, const double *penalty, int n) {
-  double *cold = n > 0 ? malloc((size_t)n * sizeof *cold) : NULL;
-  if (!cold)
-    return 0; /* no points, or no memory: nothing came out cold */
-  size_t numCold = 0;
-  for (int i = 0; i < n; i++)
-    if (penalty[i] > 0)
-      cold[numCold++] = penalty[i];
-  double half = numCold ? lpMedian(cold, numCold) / 2 : 0; /* sorts cold */
-  free(cold);
+  /* no points, none cold or no memory: 0, nothing came out cold */
+  double half = n > 0 ? lpMedianOfPositive(penalty, (size_t)n, NULL) / 2 : 0;
   for (int i = 0; half > 0 && i < n; i++) {
     if (!(penalty[i] >= half))
       continue;

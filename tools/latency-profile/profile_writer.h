@@ -196,6 +196,11 @@ size_t lpMedianPerX(LpPoint *points, size_t n, size_t *kept);
 /// Returns the median of the `n` (> 0) `values`, sorting them in place.
 double lpMedian(double *values, size_t n);
 
+/// Returns the median of those of the `n` `values` that are > 0 (0 when
+/// none is, or out of memory), leaving `values` as they are; how many were
+/// goes to `*numPositive` (NULL allowed).
+double lpMedianOfPositive(const double *values, size_t n, size_t *numPositive);
+
 /// Returns the fitted device.csv number `key.<scope>` (`scope` NULL:
 /// `key`), or NAN when none was fitted.
 double lpDeviceFitted(const LpDeviceNumbers *device, const char *key,

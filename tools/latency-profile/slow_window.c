@@ -9,33 +9,22 @@
  *===----------------------------------------------------------------------===*/
 #include "slow_window.h"
 
-#include "profile_writer.h" /* lpMedian, of calibrate.c */
-
-#include <stdlib.h>
+#include "profile_writer.h" /* lpMedianOfPositive, of calibrate.c */
 
 bool lpReadingIsSlow(double us, double typicalUs, double tolerance) {
   return us > 0 && typicalUs > 0 && us >= typicalUs * (1 + tolerance);
 }
 
 double lpTypicalReading(const double *readings, size_t n) {
-  double *taken = n ? malloc(n * sizeof *taken) : NULL;
-  if (!taken)
-    return 0;
-  size_t numTaken = 0;
-  for (size_t i = 0; i < n; i++)
-    if (readings[i] > 0)
-      taken[numTaken++] = readings[i];
-  double typical = numTaken ? lpMedian(taken, numTaken) : 0; /* sorts */
-  free(taken);
-  return typical;
+  return lpMedianOfPositive(readings, n, NULL);
 }
 
 size_t lpMarkSlowWindows(const double *readings, size_t n, double tolerance,
                          bool *suspect) {
-  size_t numTaken = 0;
-  for (size_t i = 0; i <= n; i++)
-    numTaken += readings[i] > 0;
-  double typical = numTaken >= 3 ? lpTypicalReading(readings, n + 1) : 0;
+  size_t numTaken;
+  double typical = lpMedianOfPositive(readings, n + 1, &numTaken);
+  if (numTaken < 3)
+    typical = 0; /* too few readings to say what is typical */
   for (size_t i = 0; i < n; i++)
     suspect[i] = false;
   if (typical <= 0)
