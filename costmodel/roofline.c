@@ -45,6 +45,11 @@
  * epilogue, each op after the conv a loop nest of its own (the query's
  * epilogue_elements over epilogue_passes, latency/epilogue.h), part of
  * launch_us: the efficiency was fitted with it taken out.
+ * A half-precision (f16, bf16) matmul or dense conv whose reduction LLVM
+ * does not unroll converts its elements one by one along it: its compute
+ * side is no less than its multiply-adds at the rate latency-profile
+ * probed for its element and accumulator types (converted_mac_ns,
+ * latency/converted_chain.h).
  * Bytes are those crossing the kernel boundary (the caller's job for fused
  * kernels). With only one of the two bounds known, that one answers and the
  * reason says what was missing.
@@ -88,6 +93,8 @@ double cmRooflineDeviceNumber(CmProfile profile, const char *key,
 }
 
 double cmRooflinePeak(CmProfile profile, const char *dtype) {
+  if (dtype && cmRooflineConvertsDtype(profile, dtype))
+    dtype = "f32"; /* latency/converted_chain.h */
   char key[96];
   snprintf(key, sizeof key, "peak_flops.%s", dtype ? dtype : "");
   double peak = cmProfileGetDeviceNumber(profile, key, NAN);
@@ -303,6 +310,20 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
        cmKernelIs(out->kernel, "transpose")))
     walker = out->kernel;
   cmRooflineAddLoopMatmul(profile, walker, dtype, value, context, out, &launch);
+  /* a half-precision product converts its elements one by one along its
+     reduction: no faster than latency-profile's probe of that chain, which
+     f32's efficiencies at the half type's matmul peak overshot 4-7x */
+  double chainNs;
+  double chain =
+      cmRooflineConvertedChainUs(profile, out->kernel ? out->kernel : kernel,
+                                 dtype, value, context, &chainNs);
+  if (chain > out->computeUs) {
+    out->computeUs = chain;
+    cmEstimateAddReason(out,
+                        "roofline: half-precision multiply-adds converted one "
+                        "by one, %.3g ns each (device.csv converted_mac_ns)",
+                        chainNs);
+  }
   double scratch = scratchUs(profile, kernel, dtype, value, context);
   if (scratch > 0) {
     launch += scratch;

@@ -39,8 +39,25 @@ double cmRooflineDeviceNumber(CmProfile profile, const char *key,
                               const char *kernel, const char *dtype,
                               double fallback);
 
+/// Returns the time, us, of a matmul's or dense conv's multiply-adds at
+/// the rate device.csv has for its half-precision `dtype` and its
+/// accumulator (`converted_mac_ns.<dtype>.acc<bits>`, the query's
+/// acc_bits, else the dtype's own width: latency/converted_chain.h), with
+/// that rate in `*ns`; 0 (and NAN) for a reduction of at most
+/// CM_CONVERTED_UNROLLED_REDUCTION, another kernel, a shape the query
+/// lacks or a profile without the rate.
+double cmRooflineConvertedChainUs(CmProfile profile, const char *kernel,
+                                  const char *dtype, CmValueFn value,
+                                  const void *context, double *ns);
+
+/// Returns whether device.csv has a converted chain's rate for `dtype`
+/// (`converted_mac_ns.<dtype>.acc16|acc32`): a half type the host computes
+/// in f32, converting.
+bool cmRooflineConvertsDtype(CmProfile profile, const char *dtype);
+
 /// Returns the peak FLOP/s for `dtype` (peak_flops.<dtype>, else
-/// peak_flops), NaN when device.csv has neither.
+/// peak_flops; f32's for a dtype the host converts,
+/// cmRooflineConvertsDtype), NaN when device.csv has neither.
 double cmRooflinePeak(CmProfile profile, const char *dtype);
 
 #endif /* LATENCY_ROOFLINE_H */

@@ -19,6 +19,7 @@
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -462,6 +463,27 @@ static void describeConv(LatKernel *k, MlirOperation op) {
            (long long)out.dims[h + 1], cin, cout, window, (long long)stride);
 }
 
+/* The width of the float a matmul's or conv's products sum in: a TOSA
+ * conv's acc_type (an f16 conv may accumulate in f32 and round once), else
+ * its result's element type (a linalg product accumulates into its
+ * output); 0 when that is no float. On a CPU without half arithmetic it
+ * sets how many conversions each multiply-add makes
+ * (latency/converted_chain.h). */
+static int accumulatorBits(MlirOperation op) {
+  MlirAttribute acc = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("acc_type"));
+  MlirType type;
+  if (!mlirAttributeIsNull(acc) && mlirAttributeIsAType(acc))
+    type = mlirTypeAttrGetValue(acc);
+  else if (mlirOperationGetNumResults(op) > 0) {
+    type = mlirValueGetType(latResult(op, 0));
+    if (mlirTypeIsAShaped(type))
+      type = mlirShapedTypeGetElementType(type);
+  } else
+    return 0;
+  return mlirTypeIsAFloat(type) ? (int)mlirFloatTypeGetWidth(type) : 0;
+}
+
 /* The product of a linalg.generic's loop ranges, each read off an operand
  * dim its indexing map maps a loop to directly; 0 when a loop has none. */
 static double loopProduct(MlirOperation generic) {
@@ -754,6 +776,12 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
     if (rootNode->cls.id == LAT_CLASS_TRANSPOSE)
       addTransposeWalk(k, root);
   }
+  k->accBits = rootNode->cls.id == LAT_CLASS_MATMUL ||
+                       rootNode->cls.id == LAT_CLASS_CONV2D ||
+                       rootNode->cls.id == LAT_CLASS_DEPTHWISE_CONV2D ||
+                       rootNode->cls.id == LAT_CLASS_TRANSPOSE_CONV2D
+                   ? accumulatorBits(root)
+                   : 0;
   kernelType(g, k, batched, attention);
   LatShape first = mlirOperationGetNumOperands(root) > 0
                        ? latShapeOf(latOperand(root, 0))

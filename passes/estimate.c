@@ -91,13 +91,13 @@ static double warmScratchUs(CmProfile profile, const LatKernel *k,
 bool latKernelEstimate(CmProfile profile, const CmOptions *options,
                        LatKernel *k) {
   bool builtin = latKernelUsesBuiltinWork(k->type);
-  /* the kernel's fields, and its scratch buffers and epilogue for the
-     roofline (no table keys on them: a kernel's measured time includes
-     them) */
-  CmField fields[LAT_MAX_FIELDS + 3];
+  /* the kernel's fields, and its scratch buffers, epilogue and
+     accumulator for the roofline (no table keys on them: a kernel's
+     measured time includes them) */
+  CmField fields[LAT_MAX_FIELDS + 4];
   int numFields = k->numFields < LAT_MAX_FIELDS ? k->numFields : LAT_MAX_FIELDS;
   memcpy(fields, k->fields, sizeof fields[0] * (size_t)numFields);
-  char scratch[32], epilogueElements[32], epiloguePasses[16];
+  char scratch[32], epilogueElements[32], epiloguePasses[16], accBits[16];
   double freshScratch = k->scratchBytes - k->warmScratchBytes;
   if (freshScratch > 0) {
     snprintf(scratch, sizeof scratch, "%.17g", freshScratch);
@@ -109,6 +109,10 @@ bool latKernelEstimate(CmProfile profile, const CmOptions *options,
     snprintf(epiloguePasses, sizeof epiloguePasses, "%d", k->epiloguePasses);
     fields[numFields++] = (CmField){"epilogue_elements", epilogueElements};
     fields[numFields++] = (CmField){"epilogue_passes", epiloguePasses};
+  }
+  if (k->accBits > 0) { /* a half product's conversions (converted_chain.h) */
+    snprintf(accBits, sizeof accBits, "%d", k->accBits);
+    fields[numFields++] = (CmField){"acc_bits", accBits};
   }
   CmQuery query = {k->type, fields, (size_t)numFields, builtin ? -1 : k->flops,
                    builtin ? -1 : k->bytes};

@@ -116,6 +116,9 @@ typedef struct {
   double epilogueElements;    /* elements its members besides the root
                                  write, each a loop nest (epilogue.c)      */
   int epiloguePasses;         /* those members                            */
+  int accBits;                /* a matmul's or conv's accumulator width, the
+                                 float its products sum in (describe.c);
+                                 0: unknown or not a float                 */
   double freshResultBytes;    /* its results of that size another kernel
                                  reads and the function does not return
                                  (buffers.c; counted when charged,

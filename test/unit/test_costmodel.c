@@ -1197,6 +1197,89 @@ TEST(short_reductions_are_unrolled_and_vectorized) {
   probedProfilesDestroy(&p);
 }
 
+/* A half-precision matmul or dense conv whose reduction is longer than
+ * CM_CONVERTED_UNROLLED_REDUCTION (36) converts its elements one by one:
+ * its compute side is at least its multiply-adds at the probed rate of its
+ * element and accumulator types (converted_mac_ns.<dtype>.acc<bits>), here
+ * far above what the peak and efficiency give (1e12 at 2: 1e-3 ns). The
+ * accumulator is the query's acc_bits, else the dtype's own width; an f32
+ * product, a reduction of 36, a depthwise conv, and a profile without the
+ * key (bf16's f32 accumulator here) keep their roofline. */
+TEST(half_precision_products_run_at_their_converted_chain) {
+  CmProfile p = profileWithDevice(
+      "converted-chain", kConvPolicy, kConvTable,
+      "key,value\npeak_flops.f32,1e12\npeak_flops.f16,1e12\n"
+      "peak_flops.bf16,1e12\nmem_bw,1e15\ncompute_efficiency,2\n"
+      "converted_mac_ns.f16.acc16,5\nconverted_mac_ns.f16.acc32,2.5\n"
+      "converted_mac_ns.bf16.acc16,3\n");
+  CHECK(!cmProfileIsNull(p));
+  struct {
+    const char *kernel, *dtype, *accBits, *reduction;
+    double ns; /* the rate it takes; 0: its plain roofline */
+  } cases[] = {{"matmul", "f16", NULL, "768", 5},
+               {"matmul", "f16", "16", "768", 5},
+               {"matmul", "f16", "32", "768", 2.5},
+               {"matmul+add", "bf16", NULL, "64", 3},
+               {"matmul", "f16", NULL, "37", 5},
+               {"conv2d+batchnorm", "f16", "32", "96", 2.5},
+               {"conv2d", "f16", NULL, "96", 5},
+               {"matmul", "f16", NULL, "36", 0},
+               {"matmul", "f32", "32", "768", 0},
+               {"matmul", "bf16", "32", "768", 0},
+               {"depthwise_conv2d", "f16", NULL, "49", 0}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    bool conv = strstr(cases[i].kernel, "conv2d") != NULL;
+    bool depthwise = !strncmp(cases[i].kernel, "depthwise", 9);
+    /* a dense conv's reduction is cin x window (window 1 here), a
+       depthwise one's its window */
+    CmField fields[10] = {{"dtype", cases[i].dtype}, {"batch", "1"}};
+    size_t n = 2;
+    if (conv) {
+      fields[n++] = (CmField){"hw", "784"};
+      fields[n++] = (CmField){"cout", "64"};
+      fields[n++] = (CmField){"cin", depthwise ? "64" : cases[i].reduction};
+      fields[n++] = (CmField){"window", depthwise ? cases[i].reduction : "1"};
+      fields[n++] = (CmField){"stride", "1"};
+      fields[n++] = (CmField){"channels_last", "1"};
+    } else {
+      fields[n++] = (CmField){"m", "784"};
+      fields[n++] = (CmField){"n", "64"};
+      fields[n++] = (CmField){"k", cases[i].reduction};
+    }
+    if (cases[i].accBits)
+      fields[n++] = (CmField){"acc_bits", cases[i].accBits};
+    double macs = 784.0 * 64 * atof(cases[i].reduction);
+    CmQuery q = {cases[i].kernel, fields, n, 2 * macs, 1};
+    checkTerm(p, &q, false, macs * cases[i].ns * 1e-3, macs * 1e-3,
+              "converted one by one");
+  }
+  cmProfileDestroy(p);
+}
+
+/* Off the chain a half type the host converts computes at f32's rate: with
+ * a converted_mac_ns key for f16, an f16 relu's compute side is its flops
+ * at peak_flops.f32 (1e9 here), not peak_flops.f16 (1e8, the f16 matmul
+ * probe's); bf16, without a key, keeps its own peak. */
+TEST(a_converted_half_type_computes_at_f32_peak) {
+  CmProfile p =
+      profileWithDevice("converted-peak", NULL, NULL,
+                        "key,value\npeak_flops.f32,1e9\npeak_flops.f16,1e8\n"
+                        "peak_flops.bf16,1e8\nmem_bw,1e15\n"
+                        "converted_mac_ns.f16.acc32,2.5\n");
+  CHECK(!cmProfileIsNull(p));
+  const char *dtypes[] = {"f16", "bf16"};
+  double peaks[] = {1e9, 1e8};
+  for (int i = 0; i < 2; i++) {
+    CmField fields[] = {{"dtype", dtypes[i]}, {"elements", "1000000"}};
+    CmQuery q = {"relu", fields, 2, 1e6, 1};
+    CmEstimate e;
+    CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
+    CHECK(e.source == CM_SOURCE_ROOFLINE);
+    CHECK_NEAR(e.computeUs, 1e6 / peaks[i] * 1e6, 1e-9);
+  }
+  cmProfileDestroy(p);
+}
+
 /* A channels-first depthwise conv walks its output across the channels; a
  * plane of a whole number of 4 KiB L1 ways (32 x 32 and 64 x 64 f32) waits
  * on its stores at the probed rate for its channels, 5 ns a multiply-add
@@ -1664,6 +1747,8 @@ int main(int argc, char **argv) {
                    T(accumulator_walk_interpolates_in_log_channels),
                    T(cold_written_columns_grow_with_the_bytes_a_call_moves),
                    T(short_reductions_are_unrolled_and_vectorized),
+                   T(half_precision_products_run_at_their_converted_chain),
+                   T(a_converted_half_type_computes_at_f32_peak),
                    T(attention_walks_the_columns_of_its_two_products),
                    T(transposes_walk_the_column_of_their_strided_side),
                    T(no_cache_geometry_no_column_walk),

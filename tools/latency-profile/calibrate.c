@@ -142,7 +142,12 @@ bool lpFitLogLaw(const double *x, const double *y, size_t n, double minSpan,
 double lpDevicePeak(const LpDeviceNumbers *d, const char *dtype) {
   for (int i = 0; dtype && i < d->numDtypes; i++)
     if (!strcmp(d->dtypes[i], dtype))
-      return d->peakFlops[i];
+      /* a half type the host converts computes at f32's rate, as the
+         roofline prices it (latency/converted_chain.h) */
+      return d->convertedMacNs[i][LP_ACC_OWN] > 0 ||
+                     d->convertedMacNs[i][LP_ACC_F32] > 0
+                 ? lpDevicePeak(d, "f32")
+                 : d->peakFlops[i];
   return d->numDtypes ? d->peakFlops[0] : 0;
 }
 

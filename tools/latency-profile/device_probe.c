@@ -15,6 +15,7 @@
 #include "cold_probe.h"
 #include "cold_write_probe.h"
 #include "column_walk_probe.h"
+#include "converted_chain_probe.h"
 #include "epilogue_probe.h"
 #include "files.h"
 #include "host_caches.h"
@@ -242,10 +243,12 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   }
   lpProbeColdWeights(config, kernelDir, us, streamed, out, log);
   lpProbeColdWrites(config, kernelDir, out, log);
-  /* only `loops` walks a matmul's weight column by column, and a depthwise
-     conv's output across its channels */
+  /* only `loops` walks a matmul's weight column by column, a depthwise
+     conv's output across its channels, and a half type's reduction one
+     conversion at a time (the transform schedules vectorize it) */
   if (!strcmp(lpPipelineResolve(config->pipeline).name, "loops")) {
     lpProbeColumnWalk(config, kernelDir, out, log);
     lpProbeAccumulatorWalk(config, kernelDir, out, log);
+    lpProbeConvertedChains(config, kernelDir, out, log);
   }
 }

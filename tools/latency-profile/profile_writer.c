@@ -14,6 +14,8 @@
 #include "files.h"
 #include "pipelines.h"
 
+#include "latency/converted_chain.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +218,15 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
       fprintf(out, "peak_flops.%s,%.6g\n", d->dtypes[i], d->peakFlops[i]);
   if (d->numDtypes > 0 && d->peakFlops[0] > 0)
     fprintf(out, "peak_flops,%.6g\n", d->peakFlops[0]);
+  /* a half type's multiply-adds converted one by one (converted_chain.h) */
+  for (int i = 0; i < d->numDtypes; i++)
+    for (int a = 0; a < LP_ACCUMULATORS; a++)
+      if (d->convertedMacNs[i][a] > 0) {
+        char key[96];
+        cmConvertedChainKey(key, sizeof key, d->dtypes[i],
+                            a == LP_ACC_OWN ? 16 : 32);
+        fprintf(out, "%s,%.6g\n", key, d->convertedMacNs[i][a]);
+      }
   if (d->memBw > 0)
     fprintf(out, "mem_bw,%.6g\n", d->memBw);
   if (d->launchUs > 0)

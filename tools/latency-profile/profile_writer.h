@@ -17,6 +17,10 @@
 
 enum { LP_MAX_DTYPES = 6, LP_MAX_FITTED = 512 };
 
+/// The accumulators a half-precision product is probed with: its own type,
+/// f32 (converted_chain_probe.c).
+enum { LP_ACC_OWN, LP_ACC_F32, LP_ACCUMULATORS };
+
 /// The element type the column-walk grid is probed in (4-byte f32).
 #define LP_WALK_GRID_DTYPE "f32"
 
@@ -40,14 +44,17 @@ typedef struct {
    * sweep grows the shape set. */
   char dtypes[LP_MAX_DTYPES][16];
   double peakFlops[LP_MAX_DTYPES]; /* FLOP/s of a large matmul  */
-  double memBw;                    /* bytes/s of a streaming op */
-  double launchUs;                 /* an empty call, us         */
-  double scratchNsPerByte;         /* fresh scratch pages, ns/B */
-  double sigmoidEfficiency;        /* f32 sigmoid's, at 4 flops/elem */
-  double llcBytes;                 /* last-level cache (sysfs)  */
-  double coldNsPerByte;            /* streaming: memory over cache, ns/B */
-  double coldMatmulNsPerByte;      /* a matmul's weight read cold, ns/B  */
-  double coldTransposeNsPerByte;   /* read through a transpose, ns/B     */
+  /* ns per multiply-add of a half type's conv chain, per accumulator
+     (LP_ACC_OWN, LP_ACC_F32: converted_chain_probe.c); 0: not measured */
+  double convertedMacNs[LP_MAX_DTYPES][LP_ACCUMULATORS];
+  double memBw;                  /* bytes/s of a streaming op */
+  double launchUs;               /* an empty call, us         */
+  double scratchNsPerByte;       /* fresh scratch pages, ns/B */
+  double sigmoidEfficiency;      /* f32 sigmoid's, at 4 flops/elem */
+  double llcBytes;               /* last-level cache (sysfs)  */
+  double coldNsPerByte;          /* streaming: memory over cache, ns/B */
+  double coldMatmulNsPerByte;    /* a matmul's weight read cold, ns/B  */
+  double coldTransposeNsPerByte; /* read through a transpose, ns/B     */
   double coldWeightMinBytes; /* weights beyond it are read cold; 0: unknown */
   /* extra ns per byte a transpose writing a cached column costs when the
    * call moves each share of the LLC (cold_write_probe.c); < 0: not
@@ -147,7 +154,8 @@ void lpFitChannelsLast(const LpShapeSet *set, LpDeviceNumbers *device);
 double lpWeightBytes(const LpShape *s);
 
 /// The device's peak FLOP/s for `dtype`: the first dtype's when it has
-/// none for it, 0 when it has none at all.
+/// none for it, f32's for a half type whose converted chain was probed
+/// (latency/converted_chain.h), 0 when it has none at all.
 double lpDevicePeak(const LpDeviceNumbers *device, const char *dtype);
 
 /// Shape `s`'s measured time less what its scratch buffers' fresh pages

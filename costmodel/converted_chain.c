@@ -1,0 +1,77 @@
+/*===- converted_chain.c - half-precision products converted one by one ---===*
+ *
+ * The floor latency-profile's probe puts under a half-precision matmul's or
+ * conv's compute side (latency/converted_chain.h): its multiply-adds at
+ * the rate of its element and accumulator types. Only matmuls and dense
+ * convs: a depthwise conv's chain is its window (9 taps in the models
+ * measured, where the trial's f16 ShuffleNetV2 unit ran its depthwise conv
+ * as fast as its f32 twin), and attention's two products were not
+ * measured in half precision. The rest of such a dtype's arithmetic is
+ * f32's: where the profile has the rates, its peak is f32's
+ * (cmRooflinePeak).
+ *
+ *===----------------------------------------------------------------------===*/
+#include "latency/converted_chain.h"
+
+#include "roofline.h"
+
+#include "latency/costmodel_util.h"
+#include "latency/dtype.h"
+
+#include <math.h>
+#include <stdio.h>
+
+void cmConvertedChainKey(char *out, size_t size, const char *dtype,
+                         int accBits) {
+  snprintf(out, size, "converted_mac_ns.%s.acc%d", dtype ? dtype : "", accBits);
+}
+
+bool cmRooflineConvertsDtype(CmProfile profile, const char *dtype) {
+  char key[96];
+  for (int bits = 16; bits <= 32; bits += 16) {
+    cmConvertedChainKey(key, sizeof key, dtype, bits);
+    if (cmProfileGetDeviceNumber(profile, key, 0) > 0)
+      return true;
+  }
+  return false;
+}
+
+/* The outputs of a matmul or dense conv query, each a reduction of its own;
+ * NAN for any other kernel or a shape the query does not give. */
+static double outputsOf(const char *kernel, CmValueFn value,
+                        const void *context) {
+  double batch = value(context, "batch");
+  batch = isnan(batch) ? 1 : batch;
+  if (cmKernelIs(kernel, "matmul") || cmKernelIs(kernel, "batch_matmul"))
+    return batch * value(context, "m") * value(context, "n");
+  if (cmKernelIs(kernel, "conv2d"))
+    return batch * value(context, "hw") * value(context, "cout");
+  return NAN;
+}
+
+double cmRooflineConvertedChainUs(CmProfile profile, const char *kernel,
+                                  const char *dtype, CmValueFn value,
+                                  const void *context, double *ns) {
+  *ns = NAN;
+  if (!kernel || !dtype || !value)
+    return 0;
+  double reduction = cmReductionPerOutput(kernel, value, context);
+  double outputs = outputsOf(kernel, value, context);
+  if (!(reduction > CM_CONVERTED_UNROLLED_REDUCTION) || !(outputs > 0))
+    return 0;
+  /* the accumulator the query names (a TOSA conv's acc_type, a linalg
+     product's result), else one of the inputs' own type */
+  double accBits = value(context, "acc_bits");
+  if (!(accBits > 0))
+    accBits = 8 * cmDtypeGetSize(dtype);
+  char key[96];
+  cmConvertedChainKey(key, sizeof key, dtype, (int)accBits);
+  double rate = cmProfileGetDeviceNumber(profile, key, NAN);
+  if (!(rate > 0) || !isfinite(rate))
+    return 0;
+  double us = outputs * reduction * rate * 1e-3;
+  if (!(us > 0) || !isfinite(us))
+    return 0;
+  *ns = rate;
+  return us;
+}

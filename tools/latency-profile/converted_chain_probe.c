@@ -1,0 +1,75 @@
+/*===- converted_chain_probe.c - half-precision multiply-add chains -------===*
+ *
+ * Through `loops` a half-precision conv or matmul converts every element on
+ * its reduction's chain, at a rate set by its element and accumulator
+ * types alone (latency/converted_chain.h), which neither the f32 shapes
+ * the efficiencies are fitted on nor the half type's matmul probe (whose
+ * f32 twin waits on its weight's columns) tells. The bundled models have
+ * no f16 conv, and a model exported in f16 has nothing else, so the
+ * profile times the chain itself: a 1 x 1 conv as TOSA lowers it
+ * (linalg's conv_2d_nhwc_fhwc) at 28 x 28 pixels over 96 channels, a
+ * reduction well past the ones LLVM unrolls, per half type and
+ * accumulator (the type itself, f32), every buffer an argument or the
+ * result. A probe takes 20-40 ms a call on the project's VM.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "converted_chain_probe.h"
+#include "device_probe.h"
+#include "text.h"
+
+#include "latency/converted_chain.h"
+
+#include <string.h>
+
+enum { kSide = 28, kChannels = 96 };
+
+bool lpIsHalfFloat(const char *dtype) {
+  return !strcmp(dtype, "f16") || !strcmp(dtype, "bf16");
+}
+
+/* The probe: `dtype` input and weight, a `acc` output it accumulates in. */
+static bool probeText(const char *dtype, const char *acc, char *out,
+                      size_t size) {
+  char in[80], weight[80], res[80];
+  snprintf(in, sizeof in, "tensor<1x%dx%dx%dx%s>", kSide, kSide, kChannels,
+           dtype);
+  snprintf(weight, sizeof weight, "tensor<%dx1x1x%dx%s>", kChannels, kChannels,
+           dtype);
+  snprintf(res, sizeof res, "tensor<1x%dx%dx%dx%s>", kSide, kSide, kChannels,
+           acc);
+  LpText t = {out, size, 0};
+  lpTextPut(&t,
+            "func.func @probe(%%in: %s, %%w: %s) -> %s {\n"
+            "  %%zero = arith.constant 0.0 : %s\n"
+            "  %%e = tensor.empty() : %s\n"
+            "  %%c = linalg.fill ins(%%zero : %s) outs(%%e : %s) -> %s\n"
+            "  %%r = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : "
+            "tensor<2xi64>, strides = dense<1> : tensor<2xi64>} "
+            "ins(%%in, %%w : %s, %s) outs(%%c : %s) -> %s\n"
+            "  return %%r : %s\n}\n",
+            in, weight, res, acc, res, acc, res, res, in, weight, res, res,
+            res);
+  return lpTextFits(&t);
+}
+
+void lpProbeConvertedChains(const LpMeasureConfig *config,
+                            const char *kernelDir, LpDeviceNumbers *out,
+                            FILE *log) {
+  double macs = (double)kSide * kSide * kChannels * kChannels;
+  char text[2048], name[48];
+  for (int i = 0; i < out->numDtypes; i++) {
+    if (!lpIsHalfFloat(out->dtypes[i]))
+      continue;
+    for (int a = 0; a < LP_ACCUMULATORS; a++) {
+      const char *acc = a == LP_ACC_OWN ? out->dtypes[i] : "f32";
+      snprintf(name, sizeof name, "chain-%s-acc-%s", out->dtypes[i], acc);
+      if (!probeText(out->dtypes[i], acc, text, sizeof text)) {
+        fprintf(log, "  probe %-14s text longer than %zu bytes\n", name,
+                sizeof text);
+        continue;
+      }
+      double us = lpProbeText(config, kernelDir, name, text, log);
+      out->convertedMacNs[i][a] = us > 0 ? us * 1e3 / macs : 0;
+    }
+  }
+}

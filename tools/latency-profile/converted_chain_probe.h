@@ -1,0 +1,22 @@
+/*===- converted_chain_probe.h - half-precision multiply-add chains -------===*/
+#ifndef LATENCY_PROFILE_CONVERTED_CHAIN_PROBE_H
+#define LATENCY_PROFILE_CONVERTED_CHAIN_PROBE_H
+
+#include "measure.h"
+#include "profile_writer.h"
+
+#include <stdio.h>
+
+/// Times, through `config`'s pipeline, a channels-last 1 x 1 conv for every
+/// half-precision float of `out->dtypes` (f16, bf16), once accumulating in
+/// that type and once in f32, and keeps its time per multiply-add in
+/// `out->convertedMacNs` (latency/converted_chain.h); a probe that fails
+/// stays 0. One line per probe to `log`.
+void lpProbeConvertedChains(const LpMeasureConfig *config,
+                            const char *kernelDir, LpDeviceNumbers *out,
+                            FILE *log);
+
+/// Returns whether `dtype` is a 2-byte float the probe times (f16, bf16).
+bool lpIsHalfFloat(const char *dtype);
+
+#endif /* LATENCY_PROFILE_CONVERTED_CHAIN_PROBE_H */
