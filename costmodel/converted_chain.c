@@ -15,7 +15,6 @@
 
 #include "roofline.h"
 
-#include "latency/costmodel_util.h"
 #include "latency/dtype.h"
 
 #include <math.h>
@@ -24,6 +23,39 @@
 void cmConvertedChainKey(char *out, size_t size, const char *dtype,
                          int accBits) {
   snprintf(out, size, "converted_mac_ns.%s.acc%d", dtype ? dtype : "", accBits);
+}
+
+int cmConvertedAccBits(double accBits, const char *dtype) {
+  /* only the two the probe times; anything else (an f64 graph costed at
+     `precision=f16`, a hand-made query's acc_bits=inf) is the dtype's own */
+  if (accBits == 16 || accBits == 32)
+    return (int)accBits;
+  return (int)(8 * cmDtypeGetSize(dtype));
+}
+
+/* The outputs of a matmul or dense conv, each a reduction of its own; NAN
+ * for any other kernel or a shape `value` does not give. */
+static double outputsOf(const char *kernel, CmValueFn value,
+                        const void *context) {
+  double batch = value(context, "batch");
+  batch = isnan(batch) ? 1 : batch;
+  if (cmKernelIs(kernel, "matmul") || cmKernelIs(kernel, "batch_matmul"))
+    return batch * value(context, "m") * value(context, "n");
+  if (cmKernelIs(kernel, "conv2d"))
+    return batch * value(context, "hw") * value(context, "cout");
+  return NAN;
+}
+
+double cmConvertedChainUs(const char *kernel, CmValueFn value,
+                          const void *context, double ns) {
+  if (!kernel || !value || !(ns > 0) || !isfinite(ns))
+    return 0;
+  double reduction = cmReductionPerOutput(kernel, value, context);
+  double outputs = outputsOf(kernel, value, context);
+  if (!(reduction > CM_CONVERTED_UNROLLED_REDUCTION) || !(outputs > 0))
+    return 0;
+  double us = outputs * reduction * ns * 1e-3;
+  return us > 0 && isfinite(us) ? us : 0;
 }
 
 bool cmRooflineConvertsDtype(CmProfile profile, const char *dtype) {
@@ -36,42 +68,20 @@ bool cmRooflineConvertsDtype(CmProfile profile, const char *dtype) {
   return false;
 }
 
-/* The outputs of a matmul or dense conv query, each a reduction of its own;
- * NAN for any other kernel or a shape the query does not give. */
-static double outputsOf(const char *kernel, CmValueFn value,
-                        const void *context) {
-  double batch = value(context, "batch");
-  batch = isnan(batch) ? 1 : batch;
-  if (cmKernelIs(kernel, "matmul") || cmKernelIs(kernel, "batch_matmul"))
-    return batch * value(context, "m") * value(context, "n");
-  if (cmKernelIs(kernel, "conv2d"))
-    return batch * value(context, "hw") * value(context, "cout");
-  return NAN;
-}
-
 double cmRooflineConvertedChainUs(CmProfile profile, const char *kernel,
                                   const char *dtype, CmValueFn value,
                                   const void *context, double *ns) {
   *ns = NAN;
   if (!kernel || !dtype || !value)
     return 0;
-  double reduction = cmReductionPerOutput(kernel, value, context);
-  double outputs = outputsOf(kernel, value, context);
-  if (!(reduction > CM_CONVERTED_UNROLLED_REDUCTION) || !(outputs > 0))
-    return 0;
   /* the accumulator the query names (a TOSA conv's acc_type, a linalg
-     product's result), else one of the inputs' own type */
-  double accBits = value(context, "acc_bits");
-  if (!(accBits > 0))
-    accBits = 8 * cmDtypeGetSize(dtype);
+     product's result), else the inputs' own type */
   char key[96];
-  cmConvertedChainKey(key, sizeof key, dtype, (int)accBits);
+  cmConvertedChainKey(key, sizeof key, dtype,
+                      cmConvertedAccBits(value(context, "acc_bits"), dtype));
   double rate = cmProfileGetDeviceNumber(profile, key, NAN);
-  if (!(rate > 0) || !isfinite(rate))
-    return 0;
-  double us = outputs * reduction * rate * 1e-3;
-  if (!(us > 0) || !isfinite(us))
-    return 0;
-  *ns = rate;
+  double us = cmConvertedChainUs(kernel, value, context, rate);
+  if (us > 0)
+    *ns = rate;
   return us;
 }

@@ -232,6 +232,11 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
   out->flops = flops;
   out->bytes = bytes;
   double peak = cmRooflinePeak(profile, dtype);
+  if (dtype && cmRooflineConvertsDtype(profile, dtype))
+    cmEstimateAddReason(out,
+                        "roofline: %s computed at f32's peak, converting "
+                        "(device.csv converted_mac_ns)",
+                        dtype);
   double bandwidth = cmProfileGetDeviceNumber(profile, "mem_bw", NAN);
   /* the kernel's own efficiencies, else the device's (cmRooflineDeviceNumber,
      kept apart: the slopes below ask which side is its own) */

@@ -790,6 +790,8 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   snprintf(k->costDtype, sizeof k->costDtype, "%s",
            g->precision && cmDtypeIsFloat(first.dtype) ? g->precision
                                                        : first.dtype);
+  if (strcmp(k->costDtype, k->dtype))
+    k->accBits = 0; /* `precision=` retypes it: its own width, as costed */
   if (warn && !k->isCall && (!first.dtype[0] || first.elementBytes <= 0)) {
     char text[160];
     snprintf(text, sizeof text,

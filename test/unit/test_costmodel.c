@@ -1202,12 +1202,19 @@ TEST(short_reductions_are_unrolled_and_vectorized) {
  * its compute side is at least its multiply-adds at the probed rate of its
  * element and accumulator types (converted_mac_ns.<dtype>.acc<bits>), here
  * far above what the peak and efficiency give (1e12 at 2: 1e-3 ns). The
- * accumulator is the query's acc_bits, else the dtype's own width; an f32
+ * accumulator is the query's acc_bits when 16 or 32, else the dtype's own
+ * width (an infinite or 64-bit one too); an f32
  * product, a reduction of 36, a depthwise conv, and a profile without the
  * key (bf16's f32 accumulator here) keep their roofline. */
 TEST(half_precision_products_run_at_their_converted_chain) {
+  /* the conv policies and a depthwise one, whose fields the floor reads */
+  char policy[1024];
+  snprintf(policy, sizeof policy,
+           "%sdepthwise_conv2d,batch hw cin cout,stride window "
+           "channels_last dtype\n",
+           kConvPolicy);
   CmProfile p = profileWithDevice(
-      "converted-chain", kConvPolicy, kConvTable,
+      "converted-chain", policy, kConvTable,
       "key,value\npeak_flops.f32,1e12\npeak_flops.f16,1e12\n"
       "peak_flops.bf16,1e12\nmem_bw,1e15\ncompute_efficiency,2\n"
       "converted_mac_ns.f16.acc16,5\nconverted_mac_ns.f16.acc32,2.5\n"
@@ -1219,6 +1226,8 @@ TEST(half_precision_products_run_at_their_converted_chain) {
   } cases[] = {{"matmul", "f16", NULL, "768", 5},
                {"matmul", "f16", "16", "768", 5},
                {"matmul", "f16", "32", "768", 2.5},
+               {"matmul", "f16", "inf", "768", 5},
+               {"matmul", "f16", "64", "768", 5},
                {"matmul+add", "bf16", NULL, "64", 3},
                {"matmul", "f16", NULL, "37", 5},
                {"conv2d+batchnorm", "f16", "32", "96", 2.5},

@@ -45,6 +45,7 @@
  *===----------------------------------------------------------------------===*/
 #include "profile_writer.h"
 
+#include "latency/converted_chain.h"
 #include "latency/costmodel_util.h"
 
 #include <math.h>
@@ -139,16 +140,40 @@ bool lpFitLogLaw(const double *x, const double *y, size_t n, double minSpan,
   return ok;
 }
 
-double lpDevicePeak(const LpDeviceNumbers *d, const char *dtype) {
+/* The index of `dtype` among the device's probed dtypes, -1 if none. */
+static int dtypeIndex(const LpDeviceNumbers *d, const char *dtype) {
   for (int i = 0; dtype && i < d->numDtypes; i++)
     if (!strcmp(d->dtypes[i], dtype))
-      /* a half type the host converts computes at f32's rate, as the
-         roofline prices it (latency/converted_chain.h) */
-      return d->convertedMacNs[i][LP_ACC_OWN] > 0 ||
-                     d->convertedMacNs[i][LP_ACC_F32] > 0
-                 ? lpDevicePeak(d, "f32")
-                 : d->peakFlops[i];
+      return i;
+  return -1;
+}
+
+/* True when the host converts `dtype` (its chain was probed slower than
+ * f32's: converted_chain_probe.c). */
+static bool convertsDtype(const LpDeviceNumbers *d, int i) {
+  return i >= 0 && (d->convertedMacNs[i][LP_ACC_OWN] > 0 ||
+                    d->convertedMacNs[i][LP_ACC_F32] > 0);
+}
+
+double lpDevicePeak(const LpDeviceNumbers *d, const char *dtype) {
+  int i = dtypeIndex(d, dtype);
+  /* a half type the host converts computes at f32's rate, as the roofline
+     prices it (latency/converted_chain.h) */
+  if (convertsDtype(d, i))
+    i = dtypeIndex(d, "f32");
+  if (i >= 0)
+    return d->peakFlops[i];
   return d->numDtypes ? d->peakFlops[0] : 0;
+}
+
+double lpConvertedChainUs(const LpDeviceNumbers *d, const LpShape *s) {
+  const char *dtype = lpShapeField(s, "dtype");
+  int i = dtypeIndex(d, dtype);
+  if (!convertsDtype(d, i))
+    return 0;
+  int bits = cmConvertedAccBits(s->accBits > 0 ? s->accBits : NAN, dtype);
+  double ns = d->convertedMacNs[i][bits == 32 ? LP_ACC_F32 : LP_ACC_OWN];
+  return cmConvertedChainUs(s->type, lpShapeValue, s, ns);
 }
 
 /* Point `index` of the epilogue curve of the LpDeviceNumbers `context`
@@ -186,7 +211,7 @@ bool lpEfficiencyOf(const LpDeviceNumbers *d, const LpShape *s, double *out,
   if (!(us > 0) || (tc <= 0 && tm <= 0) || lpTransposesWeight(s) ||
       lpChannelsLast(s) || lpColumnWalkLevel(d, s) >= 2 ||
       lpTransposeWalkSpills(d, s) || lpAliasesAccumulator(d, s) ||
-      lpUnrolledReduction(d, s))
+      lpUnrolledReduction(d, s) || lpConvertedChainUs(d, s) > 0)
     return false;
   *compute = tc >= tm;
   *out = (*compute ? tc : tm) / (us * 1e-6);

@@ -84,6 +84,7 @@ static double plainRooflineUs(const LpDeviceNumbers *d, const LpShape *s) {
   cmScaleOwnEfficiencies(!isnan(ownCompute), !isnan(ownMemory), scale, &ce,
                          &me);
   double tc = peak > 0 && s->flops > 0 ? s->flops / (peak * ce) : 0;
+  tc = fmax(tc, lpConvertedChainUs(d, s) * 1e-6); /* as the roofline */
   double tm = d->memBw > 0 && s->bytes > 0 ? s->bytes / (d->memBw * me) : 0;
   tm = fmax(tm, lpColumnWalkUs(d, s) * 1e-6);
   return tc > 0 || tm > 0 ? fmax(tc, tm) * 1e6 + d->launchUs : NAN;

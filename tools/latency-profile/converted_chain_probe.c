@@ -10,7 +10,12 @@
  * (linalg's conv_2d_nhwc_fhwc) at 28 x 28 pixels over 96 channels, a
  * reduction well past the ones LLVM unrolls, per half type and
  * accumulator (the type itself, f32), every buffer an argument or the
- * result. A probe takes 20-40 ms a call on the project's VM.
+ * result, and once in f32. A rate is kept only when it is at least
+ * kConverted times f32's: a host with half arithmetic of its own (x86's
+ * AVX512-FP16) would run the chain near f32's rate, and its half
+ * types keep their own peaks. A probe takes 4-40 ms a call on the
+ * project's VM (f16 with f16: 9.3x f32's rate, f16 with f32 4.4x, bf16
+ * with bf16 5.4x, bf16 with f32 1.27x).
  *
  *===----------------------------------------------------------------------===*/
 #include "converted_chain_probe.h"
@@ -22,6 +27,12 @@
 #include <string.h>
 
 enum { kSide = 28, kChannels = 96 };
+
+/* How much slower than f32's a half chain must run to be a converted one:
+ * far above the probes' noise and f32's own spread over shapes, far below
+ * the chains that convert on it (4.4x and more). bf16 accumulating in f32
+ * (1.27x: its loads widen with a shift, its sum stays f32) is not kept. */
+static const double kConverted = 1.5;
 
 bool lpIsHalfFloat(const char *dtype) {
   return !strcmp(dtype, "f16") || !strcmp(dtype, "bf16");
@@ -52,24 +63,43 @@ static bool probeText(const char *dtype, const char *acc, char *out,
   return lpTextFits(&t);
 }
 
+/* The probe's ns per multiply-add for `dtype` accumulating in `acc`; 0
+ * when it failed. */
+static double probeNs(const LpMeasureConfig *config, const char *kernelDir,
+                      const char *dtype, const char *acc, FILE *log) {
+  char text[2048], name[48];
+  snprintf(name, sizeof name, "chain-%s-%s", dtype, acc);
+  if (!probeText(dtype, acc, text, sizeof text)) {
+    fprintf(log, "  probe %-14s text longer than %zu bytes\n", name,
+            sizeof text);
+    return 0;
+  }
+  double us = lpProbeText(config, kernelDir, name, text, log);
+  return us > 0 ? us * 1e3 / ((double)kSide * kSide * kChannels * kChannels)
+                : 0;
+}
+
 void lpProbeConvertedChains(const LpMeasureConfig *config,
                             const char *kernelDir, LpDeviceNumbers *out,
                             FILE *log) {
-  double macs = (double)kSide * kSide * kChannels * kChannels;
-  char text[2048], name[48];
+  double f32 = probeNs(config, kernelDir, "f32", "f32", log);
+  if (!(f32 > 0))
+    return;
   for (int i = 0; i < out->numDtypes; i++) {
     if (!lpIsHalfFloat(out->dtypes[i]))
       continue;
     for (int a = 0; a < LP_ACCUMULATORS; a++) {
       const char *acc = a == LP_ACC_OWN ? out->dtypes[i] : "f32";
-      snprintf(name, sizeof name, "chain-%s-acc-%s", out->dtypes[i], acc);
-      if (!probeText(out->dtypes[i], acc, text, sizeof text)) {
-        fprintf(log, "  probe %-14s text longer than %zu bytes\n", name,
-                sizeof text);
+      double ns = probeNs(config, kernelDir, out->dtypes[i], acc, log);
+      if (!(ns > 0))
         continue;
-      }
-      double us = lpProbeText(config, kernelDir, name, text, log);
-      out->convertedMacNs[i][a] = us > 0 ? us * 1e3 / macs : 0;
+      bool converted = ns >= kConverted * f32;
+      fprintf(log,
+              "  probe chain %s with %s: %.3g ns a multiply-add, %.3gx "
+              "f32's: %s\n",
+              out->dtypes[i], acc, ns, ns / f32,
+              converted ? "converted" : "not kept");
+      out->convertedMacNs[i][a] = converted ? ns : 0;
     }
   }
 }

@@ -192,9 +192,10 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   lpHostCachesGet(&out->caches);
   out->vectorBits = lpHostVectorBits();
   /* f32 and the two half types exported models use, whether or not the
-   * profiled models have them: a model in f16 that the profile never saw
-   * would otherwise be costed at f32's peak, several times what `loops`
-   * reaches converting every half element; then the models' other floats */
+   * profiled models have them (a model in f16 the profile never saw is
+   * priced from these probes: their matmul's peak, or, through `loops`,
+   * f32's peak with the converted chain, converted_chain_probe.c); then
+   * the models' other floats */
   static const char *const always[] = {"f32", "f16", "bf16"};
   for (size_t i = 0; i < sizeof always / sizeof always[0]; i++)
     snprintf(out->dtypes[out->numDtypes++], sizeof out->dtypes[0], "%s",
@@ -237,8 +238,9 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
      a budget of seconds is the sweep's too) */
   lpProbeEpilogue(config, kernelDir, quick ? 65536 : INFINITY, out, log);
   if (quick) { /* the cold probes stream four times the LLC: seconds */
-    fprintf(log, "  probe cold weights, cold writes, column-walk grid and "
-                 "accumulator walk   skipped (budget under 30 s)\n");
+    fprintf(log, "  probe cold weights, cold writes, column-walk grid, "
+                 "accumulator walk and converted chains   skipped (budget "
+                 "under 30 s)\n");
     return;
   }
   lpProbeColdWeights(config, kernelDir, us, streamed, out, log);

@@ -15,6 +15,7 @@
 #include "pipelines.h"
 
 #include "latency/converted_chain.h"
+#include "latency/dtype.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,8 +224,9 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
     for (int a = 0; a < LP_ACCUMULATORS; a++)
       if (d->convertedMacNs[i][a] > 0) {
         char key[96];
-        cmConvertedChainKey(key, sizeof key, d->dtypes[i],
-                            a == LP_ACC_OWN ? 16 : 32);
+        cmConvertedChainKey(
+            key, sizeof key, d->dtypes[i],
+            a == LP_ACC_OWN ? (int)(8 * cmDtypeGetSize(d->dtypes[i])) : 32);
         fprintf(out, "%s,%.6g\n", key, d->convertedMacNs[i][a]);
       }
   if (d->memBw > 0)

@@ -158,6 +158,13 @@ double lpWeightBytes(const LpShape *s);
 /// (latency/converted_chain.h), 0 when it has none at all.
 double lpDevicePeak(const LpDeviceNumbers *device, const char *dtype);
 
+/// The time, us, shape `s`'s multiply-adds take on the converted chain of
+/// its half dtype at the probed rate for its accumulator (the roofline's
+/// floor, latency/converted_chain.h); 0 when its dtype was not found
+/// converted or its product is no such chain. Such a shape is no sample of
+/// its type's efficiency.
+double lpConvertedChainUs(const LpDeviceNumbers *device, const LpShape *s);
+
 /// Shape `s`'s measured time less what its scratch buffers' fresh pages
 /// cost at the probed `scratchNsPerByte` and, for a channels-last conv,
 /// what its epilogue costs (lpEpilogueUs), at least a tenth of it, us; 0

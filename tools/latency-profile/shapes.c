@@ -55,6 +55,7 @@ static void describeShape(const LatKernel *k, LpShape *shape) {
   shape->scratchBytes = k->scratchBytes;
   shape->epilogueElements = k->epilogueElements;
   shape->epiloguePasses = k->epiloguePasses;
+  shape->accBits = k->accBits;
   size_t used = (size_t)snprintf(shape->key, sizeof shape->key, "%s", k->type);
   for (int i = 0; i < k->numFields && i < LAT_MAX_FIELDS; i++) {
     snprintf(shape->names[i], sizeof shape->names[i], "%s", k->fields[i].name);

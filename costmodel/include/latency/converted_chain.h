@@ -33,6 +33,8 @@
 #ifndef LATENCY_CONVERTED_CHAIN_H
 #define LATENCY_CONVERTED_CHAIN_H
 
+#include "latency/costmodel_util.h"
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -42,13 +44,29 @@ extern "C" {
 /// The longest reduction per output (k, or channels x window) that LLVM
 /// 22's `-O3` unrolled whole in the half-precision 1 x 1 convs measured:
 /// 36 channels ran 0.47 ns a multiply-add with an f16 accumulator, 40
-/// ran 2.30 with an f32 one and 44 ran 5.58 with an f16 one.
+/// ran 2.30 with an f32 one and 44 ran 5.58 with an f16 one. (8 and 12
+/// channels were not unrolled and ran 5.6 with an f16 accumulator; such
+/// small products are left to the roofline.)
 enum { CM_CONVERTED_UNROLLED_REDUCTION = 36 };
 
 /// Writes the device.csv key of the rate for `dtype` inputs accumulated in
 /// `accBits`-bit floats into `out`: `converted_mac_ns.<dtype>.acc<bits>`.
 void cmConvertedChainKey(char *out, size_t size, const char *dtype,
                          int accBits);
+
+/// Returns the accumulator width a rate is looked up at: `accBits` (a
+/// query's acc_bits, NAN when it has none) when it is 16 or 32, else
+/// `dtype`'s own width.
+int cmConvertedAccBits(double accBits, const char *dtype);
+
+/// Returns the time, us, of a matmul's, batch_matmul's or dense conv's
+/// multiply-adds at `ns` each (its outputs x its reduction per output, read
+/// through `value`); 0 for a reduction of at most
+/// CM_CONVERTED_UNROLLED_REDUCTION, another kernel, a shape `value` does
+/// not give or no rate. How the roofline floors a half product and
+/// latency-profile leaves it out of its fits.
+double cmConvertedChainUs(const char *kernel, CmValueFn value,
+                          const void *context, double ns);
 
 #ifdef __cplusplus
 }

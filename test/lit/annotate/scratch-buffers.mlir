@@ -45,7 +45,7 @@ func.func @matmul_reshaped_out(%x: tensor<1x1024x320xf32>, %w: tensor<1x320x320x
 
 // A matmul whose result is transposed inside the kernel (a projection
 // split into heads) writes it to a buffer of its own: 1310720 B.
-// CHECK: "scratch_bytes":1310720,"epilogue_passes":1,"epilogue_elements":327680}
+// CHECK: "scratch_bytes":1310720,"epilogue_passes":1,"epilogue_elements":327680,"acc_bits":32}
 func.func @matmul_then_transpose(%x: tensor<1x1024x320xf32>, %w: tensor<1x320x320xf32>) -> tensor<1x8x1024x40xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %m = tosa.matmul %x, %w, %zp, %zp : (tensor<1x1024x320xf32>, tensor<1x320x320xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1024x320xf32>

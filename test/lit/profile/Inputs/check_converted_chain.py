@@ -4,11 +4,12 @@ the same profile without them.
 
 Usage: check_converted_chain.py DEVICE_CSV WITH.json WITHOUT.json
 
-Prints one line per kernel: "<type> k=<reduction> acc<bits>: chain" when its
-answer is its multiply-adds at the key's rate, plus at most 2% (its
-launch and epilogue: the answer is the roofline's compute side plus them),
-and the answer without the keys is not, "<type> k=<reduction>: off the chain" when it is under half
-of that.
+Prints one line per kernel:
+- "<type> k=<reduction> acc<bits>: chain" when its answer is its
+  multiply-adds at the key's rate, plus at most 2% (its launch and epilogue
+  come on top of the compute side), and the answer without the keys is not;
+- "<type> k=<reduction>: off the chain" when its answer is under half of
+  that.
 """
 import csv
 import json
