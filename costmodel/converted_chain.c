@@ -30,7 +30,7 @@ int cmConvertedAccBits(double accBits, const char *dtype) {
      `precision=f16`, a hand-made query's acc_bits=inf) is the dtype's own */
   if (accBits == 16 || accBits == 32)
     return (int)accBits;
-  return (int)(8 * cmDtypeGetSize(dtype));
+  return dtype ? (int)(8 * cmDtypeGetSize(dtype)) : 0;
 }
 
 /* The outputs of a matmul or dense conv, each a reduction of its own; NAN
@@ -59,6 +59,9 @@ double cmConvertedChainUs(const char *kernel, CmValueFn value,
 }
 
 bool cmRooflineConvertsDtype(CmProfile profile, const char *dtype) {
+  /* the half types only: a hand-made f32 key must not floor f32 products */
+  if (!dtype || cmDtypeGetSize(dtype) != 2)
+    return false;
   char key[96];
   for (int bits = 16; bits <= 32; bits += 16) {
     cmConvertedChainKey(key, sizeof key, dtype, bits);
@@ -72,7 +75,7 @@ double cmRooflineConvertedChainUs(CmProfile profile, const char *kernel,
                                   const char *dtype, CmValueFn value,
                                   const void *context, double *ns) {
   *ns = NAN;
-  if (!kernel || !dtype || !value)
+  if (!kernel || !value || !cmRooflineConvertsDtype(profile, dtype))
     return 0;
   /* the accumulator the query names (a TOSA conv's acc_type, a linalg
      product's result), else the inputs' own type */

@@ -42,7 +42,8 @@ double cmRooflineDeviceNumber(CmProfile profile, const char *key,
 /// Returns the time, us, of a matmul's or dense conv's multiply-adds at
 /// the rate device.csv has for its half-precision `dtype` and its
 /// accumulator (`converted_mac_ns.<dtype>.acc<bits>`, the query's
-/// acc_bits, else the dtype's own width: latency/converted_chain.h), with
+/// acc_bits when 16 or 32, else the dtype's own width:
+/// cmConvertedAccBits, latency/converted_chain.h), with
 /// that rate in `*ns`; 0 (and NAN) for a reduction of at most
 /// CM_CONVERTED_UNROLLED_REDUCTION, another kernel, a shape the query
 /// lacks or a profile without the rate.

@@ -880,6 +880,42 @@ TEST(without_caches_spilled_columns_are_efficiencies) {
   CHECK(fabs(fitted(&d, "compute_efficiency.matmul+add") - 0.25) > 0.01);
 }
 
+/* A half type whose converted chain was probed (converted_chain_probe.c)
+ * computes at f32's peak, one without keeps its own; its matmuls past a
+ * reduction of 36 run on the chain at the rate of their accumulator (the
+ * shape's accBits, else the dtype's own width: none for a missing f32
+ * rate), and such a shape is no sample of its type's efficiency, where the
+ * one at 36 and the f32 one are. */
+TEST(converted_half_chains_are_left_out_of_the_efficiency) {
+  LpDeviceNumbers d = device();
+  d.numDtypes = 3;
+  snprintf(d.dtypes[1], sizeof d.dtypes[1], "f16");
+  snprintf(d.dtypes[2], sizeof d.dtypes[2], "bf16");
+  d.peakFlops[1] = d.peakFlops[2] = kPeak / 4;
+  d.convertedMacNs[1][LP_ACC_OWN] = 5;
+  CHECK(lpDevicePeak(&d, "f16") == kPeak &&
+        lpDevicePeak(&d, "bf16") == kPeak / 4);
+  LpShape shapes[3];
+  matmulShape(&shapes[0], 8, 16, 768, 0.4);
+  matmulShape(&shapes[1], 8, 16, 36, 0.4);
+  matmulShape(&shapes[2], 8, 16, 768, 0.4);
+  for (int i = 0; i < 2; i++)
+    snprintf(shapes[i].values[3], sizeof shapes[i].values[3], "f16");
+  CHECK_NEAR(lpConvertedChainUs(&d, &shapes[0]), 8 * 16 * 768 * 5 * 1e-3, 1e-9);
+  CHECK(lpConvertedChainUs(&d, &shapes[1]) == 0 &&
+        lpConvertedChainUs(&d, &shapes[2]) == 0);
+  LpShape f32acc = shapes[0]; /* accumulating in f32: no rate for it */
+  f32acc.accBits = 32;
+  CHECK(lpConvertedChainUs(&d, &f32acc) == 0);
+  d.convertedMacNs[1][LP_ACC_F32] = 2;
+  CHECK_NEAR(lpConvertedChainUs(&d, &f32acc), 8 * 16 * 768 * 2 * 1e-3, 1e-9);
+  double eff;
+  bool compute;
+  CHECK(!lpEfficiencyOf(&d, &shapes[0], &eff, &compute));
+  CHECK(lpEfficiencyOf(&d, &shapes[1], &eff, &compute) &&
+        lpEfficiencyOf(&d, &shapes[2], &eff, &compute));
+}
+
 int main(void) {
   return RUN_TESTS(
       T(power_law_is_fitted_where_it_predicts_better),
@@ -908,6 +944,7 @@ int main(void) {
       T(l2_walk_follows_the_l1_sets_its_column_crowds),
       T(one_bad_sample_does_not_move_a_law),
       T(without_caches_spilled_columns_are_efficiencies),
+      T(converted_half_chains_are_left_out_of_the_efficiency),
       T(aliased_depthwise_planes_are_left_out_of_the_efficiency),
       T(unrolled_reductions_are_left_out_of_the_efficiency),
       T(transcendentals_take_the_sigmoid_probe_unless_measured));

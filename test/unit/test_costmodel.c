@@ -1285,6 +1285,7 @@ TEST(a_converted_half_type_computes_at_f32_peak) {
     CHECK(cmProfileEstimate(p, &q, NULL, &e, NULL) == CM_OK);
     CHECK(e.source == CM_SOURCE_ROOFLINE);
     CHECK_NEAR(e.computeUs, 1e6 / peaks[i] * 1e6, 1e-9);
+    CHECK((strstr(e.reason, "computed at f32's peak") != NULL) == (i == 0));
   }
   cmProfileDestroy(p);
 }

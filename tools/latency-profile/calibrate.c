@@ -148,8 +148,8 @@ static int dtypeIndex(const LpDeviceNumbers *d, const char *dtype) {
   return -1;
 }
 
-/* True when the host converts `dtype` (its chain was probed slower than
- * f32's: converted_chain_probe.c). */
+/* True when the host converts the dtype at index `i` (its chain was probed
+ * well slower than f32's: converted_chain_probe.c). */
 static bool convertsDtype(const LpDeviceNumbers *d, int i) {
   return i >= 0 && (d->convertedMacNs[i][LP_ACC_OWN] > 0 ||
                     d->convertedMacNs[i][LP_ACC_F32] > 0);

@@ -148,8 +148,10 @@ static bool walkSample(const LpDeviceNumbers *d, const LpShape *s, int *level,
   *level = lpColumnWalkLevel(d, s);
   double macs = macsOf(s);
   double us = lpWorkUs(d, s);
+  /* a half matmul on the converted chain walks at the chain's rate, which
+     the roofline floors it at anyway */
   if (*level < 2 || lpTransposesWeight(s) || lpUnrolledReduction(d, s) ||
-      !(us > 0) || !(macs > 0))
+      lpConvertedChainUs(d, s) > 0 || !(us > 0) || !(macs > 0))
     return false;
   *ns = us * 1e3 / macs;
   return true;

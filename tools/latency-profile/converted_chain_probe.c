@@ -83,8 +83,10 @@ void lpProbeConvertedChains(const LpMeasureConfig *config,
                             const char *kernelDir, LpDeviceNumbers *out,
                             FILE *log) {
   double f32 = probeNs(config, kernelDir, "f32", "f32", log);
-  if (!(f32 > 0))
+  if (!(f32 > 0)) { /* nothing to tell a converted chain by */
+    fprintf(log, "  probe chains         skipped: f32's failed\n");
     return;
+  }
   for (int i = 0; i < out->numDtypes; i++) {
     if (!lpIsHalfFloat(out->dtypes[i]))
       continue;

@@ -32,10 +32,10 @@ typedef struct {
   double scratchBytes;             /* its buffers mapped fresh per call       */
   double epilogueElements;         /* written by its members besides the root */
   int epiloguePasses;              /* those members (passes/epilogue.h)       */
-  int accBits;  /* a product's accumulator width, 0: unknown (describe.c) */
-  int uses;     /* kernels with this shape    */
-  bool skipped; /* not measured: see error    */
-  LpMeasurement result; /* the measurement            */
+  int accBits;                     /* accumulator bits (describe.c), 0: none */
+  int uses;                        /* kernels with this shape    */
+  bool skipped;                    /* not measured: see error    */
+  LpMeasurement result;            /* the measurement            */
 } LpShape;
 
 typedef struct {
