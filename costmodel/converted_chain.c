@@ -60,7 +60,7 @@ double cmConvertedChainUs(const char *kernel, CmValueFn value,
 
 bool cmRooflineConvertsDtype(CmProfile profile, const char *dtype) {
   /* the half types only: a hand-made f32 key must not floor f32 products */
-  if (!dtype || cmDtypeGetSize(dtype) != 2)
+  if (!cmDtypeIsHalfFloat(dtype))
     return false;
   char key[96];
   for (int bits = 16; bits <= 32; bits += 16) {
@@ -75,7 +75,9 @@ double cmRooflineConvertedChainUs(CmProfile profile, const char *kernel,
                                   const char *dtype, CmValueFn value,
                                   const void *context, double *ns) {
   *ns = NAN;
-  if (!kernel || !value || !cmRooflineConvertsDtype(profile, dtype))
+  /* the half types only: a hand-made f32 key must not floor f32 products
+     (the key looked up below is the only one that matters here) */
+  if (!kernel || !value || !cmDtypeIsHalfFloat(dtype))
     return 0;
   /* the accumulator the query names (a TOSA conv's acc_type, a linalg
      product's result), else the inputs' own type */

@@ -41,6 +41,10 @@ bool cmDtypeIsFloat(const char *dtype) {
                    !strcmp(dtype, "bf16"));
 }
 
+bool cmDtypeIsHalfFloat(const char *dtype) {
+  return cmDtypeIsFloat(dtype) && cmDtypeGetSize(dtype) == 2;
+}
+
 /* Framework spellings of element types, mapped to MLIR's. */
 static const char *const dtypeAliases[][2] = {
     {"bfloat16", "bf16"},

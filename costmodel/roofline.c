@@ -93,7 +93,7 @@ double cmRooflineDeviceNumber(CmProfile profile, const char *key,
 }
 
 double cmRooflinePeak(CmProfile profile, const char *dtype) {
-  if (dtype && cmRooflineConvertsDtype(profile, dtype))
+  if (cmRooflineConvertsDtype(profile, dtype))
     dtype = "f32"; /* latency/converted_chain.h */
   char key[96];
   snprintf(key, sizeof key, "peak_flops.%s", dtype ? dtype : "");
@@ -231,8 +231,10 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                 CmEstimate *out) {
   out->flops = flops;
   out->bytes = bytes;
-  double peak = cmRooflinePeak(profile, dtype);
-  if (dtype && cmRooflineConvertsDtype(profile, dtype))
+  /* asked once: cmRooflinePeak would ask again for a half dtype */
+  bool converted = cmRooflineConvertsDtype(profile, dtype);
+  double peak = cmRooflinePeak(profile, converted ? "f32" : dtype);
+  if (converted)
     cmEstimateAddReason(out,
                         "roofline: %s computed at f32's peak, converting "
                         "(device.csv converted_mac_ns)",

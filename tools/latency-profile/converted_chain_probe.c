@@ -22,9 +22,7 @@
 #include "device_probe.h"
 #include "text.h"
 
-#include "latency/converted_chain.h"
-
-#include <string.h>
+#include "latency/dtype.h"
 
 enum { kSide = 28, kChannels = 96 };
 
@@ -33,10 +31,6 @@ enum { kSide = 28, kChannels = 96 };
  * the chains that convert on it (4.4x and more). bf16 accumulating in f32
  * (1.27x: its loads widen with a shift, its sum stays f32) is not kept. */
 static const double kConverted = 1.5;
-
-bool lpIsHalfFloat(const char *dtype) {
-  return !strcmp(dtype, "f16") || !strcmp(dtype, "bf16");
-}
 
 /* The probe: `dtype` input and weight, a `acc` output it accumulates in. */
 static bool probeText(const char *dtype, const char *acc, char *out,
@@ -88,7 +82,7 @@ void lpProbeConvertedChains(const LpMeasureConfig *config,
     return;
   }
   for (int i = 0; i < out->numDtypes; i++) {
-    if (!lpIsHalfFloat(out->dtypes[i]))
+    if (!cmDtypeIsHalfFloat(out->dtypes[i]))
       continue;
     for (int a = 0; a < LP_ACCUMULATORS; a++) {
       const char *acc = a == LP_ACC_OWN ? out->dtypes[i] : "f32";

@@ -17,7 +17,4 @@ void lpProbeConvertedChains(const LpMeasureConfig *config,
                             const char *kernelDir, LpDeviceNumbers *out,
                             FILE *log);
 
-/// Returns whether `dtype` is a 2-byte float the probe times (f16, bf16).
-bool lpIsHalfFloat(const char *dtype);
-
 #endif /* LATENCY_PROFILE_CONVERTED_CHAIN_PROBE_H */
