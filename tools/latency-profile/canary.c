@@ -23,7 +23,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 enum { kWaitSeconds = 60, kWaitStepSeconds = 5 };
@@ -59,28 +58,35 @@ static LpMeasureConfig shortConfig(const LpMeasureConfig *config) {
   return shorter;
 }
 
+/* The two kinds of draw: a canary reading and a shape drawn again, each
+ * with its child's log suffix and what a failure is called. */
+typedef struct {
+  const char *logSuffix, *what;
+} DrawKind;
+static const DrawKind kCanaryReading = {"-canary", "a canary reading"};
+static const DrawKind kDrawAgain = {"-draw", "drawing again"};
+
 /* Draws shape `i` again, into `us[*drawn]` when it runs; says why not. */
-static void drawShape(const LpCanaryWatch *w, size_t i, const char *logSuffix,
+static void drawShape(const LpCanaryWatch *w, size_t i, DrawKind kind,
                       double *us, int *drawn) {
   LpMeasureConfig shorter = shortConfig(w->config);
   LpMeasurement again;
-  lpMeasureShape(w->set, i, &shorter, w->logDir, logSuffix, &again);
+  lpMeasureShape(w->set, i, &shorter, w->logDir, kind.logSuffix, &again);
   if (again.ok)
     us[(*drawn)++] = again.us;
   else
     printf("  [%3zu] %s: %s failed: %s\n", i + 1, w->set->items[i].type,
-           strcmp(logSuffix, "-canary") ? "drawing again" : "a canary reading",
-           again.error);
+           kind.what, again.error);
 }
 
 /* One reading of the canary (0 when it failed). */
 static double readCanary(const LpCanaryWatch *w) {
   double us[2];
   int drawn = 0;
-  drawShape(w, w->canary, "-canary", us, &drawn);
+  drawShape(w, w->canary, kCanaryReading, us, &drawn);
   double typical = lpTypicalReading(w->readings, w->n + 1);
   if (drawn == 1 && lpReadingIsSlow(us[0], typical, LP_SLOW_TOLERANCE))
-    drawShape(w, w->canary, "-canary", us, &drawn);
+    drawShape(w, w->canary, kCanaryReading, us, &drawn);
   return drawn == 2 ? fmin(us[0], us[1]) : drawn == 1 ? us[0] : 0;
 }
 
@@ -136,7 +142,7 @@ static void drawAgain(const LpCanaryWatch *w, const bool *suspect) {
   for (size_t i = 0; i < w->n; i++)
     if (suspect[i]) {
       us[i][drawn[i]++] = w->set->items[w->from + i].result.us;
-      drawShape(w, w->from + i, "-draw", us[i], &drawn[i]);
+      drawShape(w, w->from + i, kDrawAgain, us[i], &drawn[i]);
       numRedrawn += drawn[i] == 2;
     }
   for (size_t i = 0; i < w->n; i++) {
@@ -144,7 +150,7 @@ static void drawAgain(const LpCanaryWatch *w, const bool *suspect) {
       continue;
     const LpShape *s = &w->set->items[w->from + i];
     numApart++;
-    drawShape(w, w->from + i, "-draw", us[i], &drawn[i]);
+    drawShape(w, w->from + i, kDrawAgain, us[i], &drawn[i]);
     double price;
     lpPriceDraws(us[i], drawn[i], &price);
     printf("  [%3zu] %-36s %-40s %.3f and %.3f us apart", w->from + i + 1,
