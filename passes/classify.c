@@ -10,8 +10,10 @@
 #include "ir_util.h"
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 
 #include <assert.h>
+#include <math.h>
 #include <string.h>
 
 typedef struct {
@@ -261,6 +263,43 @@ static double floatAttr(MlirOperation op, const char *name, double fallback) {
              : fallback;
 }
 
+/* True when `op` is a tosa.clamp whose bounds take in every value of its
+ * element type: an integer clamp over the type's whole range (TFLite's
+ * int8 exports put one after each rescale) or a float one from -inf to
+ * +inf. Upstream canonicalisation folds it (TOSA's ClampIsNoOp, and through
+ * a pipeline that lowers TOSA first, arith's min/max with the type's
+ * bounds); priced as an elementwise pass it was a tenth of an int8
+ * MobileNet. */
+static bool isNoOpClamp(MlirOperation op) {
+  if (!latOpIs(op, "tosa.clamp") || mlirOperationGetNumOperands(op) < 1)
+    return false;
+  MlirType element =
+      mlirShapedTypeGetElementType(mlirValueGetType(latOperand(op, 0)));
+  MlirAttribute low = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("min_val"));
+  MlirAttribute high = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("max_val"));
+  if (mlirAttributeIsNull(low) || mlirAttributeIsNull(high))
+    return false;
+  if (mlirAttributeIsAFloat(low) && mlirAttributeIsAFloat(high)) {
+    double lo = mlirFloatAttrGetValueDouble(low);
+    double hi = mlirFloatAttrGetValueDouble(high);
+    return isinf(lo) && lo < 0 && isinf(hi) && hi > 0;
+  }
+  if (!mlirTypeIsAInteger(element) || !mlirAttributeIsAInteger(low) ||
+      !mlirAttributeIsAInteger(high))
+    return false;
+  unsigned width = mlirIntegerTypeGetWidth(element);
+  if (width < 2 || width > 32) /* i1 and i48 / i64: not from exporters */
+    return false;
+  if (mlirIntegerTypeIsUnsigned(element))
+    return mlirIntegerAttrGetValueUInt(low) == 0 &&
+           mlirIntegerAttrGetValueUInt(high) >= (1ull << width) - 1;
+  int64_t top = (int64_t)((1ull << (width - 1)) - 1);
+  return mlirIntegerAttrGetValueInt(low) <= -top - 1 &&
+         mlirIntegerAttrGetValueInt(high) >= top;
+}
+
 /* tosa.clamp is how exporters spell ReLU (0, +max) and ReLU6 (0, 6). */
 static LatClassId clampClass(MlirOperation op) {
   double low = floatAttr(op, "min_val", -1), high = floatAttr(op, "max_val", 0);
@@ -272,7 +311,7 @@ static LatClassId clampClass(MlirOperation op) {
 }
 
 LatOpClass latClassify(MlirOperation op) {
-  if (isIdentityArithmetic(op))
+  if (isIdentityArithmetic(op) || isNoOpClamp(op))
     return latOpClassMake(LAT_CLASS_COPY, LAT_ROLE_VIEW, 0);
   if (latOpIs(op, "tosa.clamp"))
     return latOpClassMake(clampClass(op), LAT_ROLE_COSTED, 2);

@@ -51,6 +51,15 @@ static bool isPrologueOnly(const LatGraph *g, const LatKernel *k, bool casts) {
   return true;
 }
 
+/* True when kernel `k` has a compute anchor (a conv, a matmul, a pool, an
+ * attention group) among its own ops. */
+static bool hasComputeAnchor(const LatGraph *g, const LatKernel *k) {
+  for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel)
+    if (!g->nodes[i].transparent && latNodeIsComputeAnchor(&g->nodes[i]))
+      return true;
+  return false;
+}
+
 /* Convs, matmuls, pools, attention and the like: ops with work of their own
  * beyond per-element arithmetic. Element type conversions in front of them
  * fold in as prologues; in front of elementwise ops they fuse as usual and
@@ -89,6 +98,11 @@ static int fusableProducer(LatGraph *g, int node,
       const LatKernel *pk = &g->kernels[g->nodes[p].kernel];
       if (!isLayoutClass(id) && n->cls.role != LAT_ROLE_VIEW &&
           isPrologueOnly(g, pk, latNodeIsComputeAnchor(n)))
+        continue;
+      /* nor a compute op one that has its own: a rule such as (cast,
+       * conv2d) is for a prologue, and through a conv's epilogue it chained
+       * an int8 network's convs, each rescale in between, into one kernel */
+      if (latNodeIsComputeAnchor(n) && hasComputeAnchor(g, pk))
         continue;
       if ((n->cls.role == LAT_ROLE_VIEW && n->group < 0) ||
           rules(ctx, g->nodes[p].fuseClass, cls))

@@ -40,3 +40,19 @@ func.func @clamps(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>, ten
   %c = tosa.clamp %x {min_val = -1.000000e+00 : f32, max_val = 1.000000e+00 : f32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
   return %r, %r6, %c : tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>
 }
+
+// A clamp that lets every value of its type through (-inf to +inf; all of
+// i8, as TFLite's int8 exports put after each rescale) is no kernel:
+// upstream folds it. One bound inside the type keeps it a clamp.
+// RUN: %mlir_opt --load-pass-plugin=%plugin --annotate-latency='fusion=false report=-' %s -o /dev/null | FileCheck %s --check-prefix=NOOP
+// NOOP-LABEL: @noop_clamps
+// NOOP-SAME: in 2 kernels
+// NOOP: | clamp | 1 | elements=16 | i8 |
+// NOOP: | clamp | 1 | elements=16 | i8 |
+func.func @noop_clamps(%x: tensor<2x8xf32>, %q: tensor<2x8xi8>) -> (tensor<2x8xf32>, tensor<2x8xi8>, tensor<2x8xi8>, tensor<2x8xi8>) {
+  %f = tosa.clamp %x {min_val = 0xFF800000 : f32, max_val = 0x7F800000 : f32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %all = tosa.clamp %q {min_val = -128 : i8, max_val = 127 : i8} : (tensor<2x8xi8>) -> tensor<2x8xi8>
+  %low = tosa.clamp %q {min_val = -127 : i8, max_val = 127 : i8} : (tensor<2x8xi8>) -> tensor<2x8xi8>
+  %high = tosa.clamp %q {min_val = -128 : i8, max_val = 126 : i8} : (tensor<2x8xi8>) -> tensor<2x8xi8>
+  return %f, %all, %low, %high : tensor<2x8xf32>, tensor<2x8xi8>, tensor<2x8xi8>, tensor<2x8xi8>
+}
