@@ -41,6 +41,16 @@ bool cmDtypeIsFloat(const char *dtype) {
                    !strcmp(dtype, "bf16"));
 }
 
+bool cmDtypeIsInteger(const char *dtype) {
+  if (!dtype)
+    return false;
+  const char *digits = dtype[0] == 'i' ? dtype + 1
+                       : (dtype[0] == 'u' || dtype[0] == 's') && dtype[1] == 'i'
+                           ? dtype + 2
+                           : NULL;
+  return digits && *digits >= '1' && *digits <= '9';
+}
+
 bool cmDtypeIsHalfFloat(const char *dtype) {
   return cmDtypeIsFloat(dtype) && cmDtypeGetSize(dtype) == 2;
 }

@@ -33,14 +33,15 @@ typedef struct {
  * type without a table of its own is answered through a policy (its
  * anchor's, or the built-in one) that need not key on weight_transposed or
  * channels_last, no table keys on scratch_bytes, the epilogue's elements
- * and passes or the accumulator's width (latency/converted_chain.h), and a
+ * and passes, the accumulator's width (latency/converted_chain.h) or the
+ * elements a pad copies (latency/integer_mac.h), and a
  * transpose's walk needs its walk and elements where a profile made before
  * transposes had walks (session 18) does not key on the walk, or has no
  * transpose table (roofline_loop_matmul.c, roofline.c). */
 static const char *const kRooflineFields[CM_ROOFLINE_FIELDS] = {
     "weight_transposed", "scratch_bytes", "channels_last", "walk_k",
     "walk_stride",       "walk_writes",   "elements",      "epilogue_elements",
-    "epilogue_passes",   "acc_bits"};
+    "epilogue_passes",   "acc_bits",      "pad_elements"};
 
 static double preparedValue(const void *context, const char *name) {
   const PreparedValues *pv = context;

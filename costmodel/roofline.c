@@ -45,6 +45,9 @@
  * epilogue, each op after the conv a loop nest of its own (the query's
  * epilogue_elements over epilogue_passes, latency/epilogue.h), part of
  * launch_us: the efficiency was fitted with it taken out.
+ * An integer channels-last conv2d or depthwise conv takes its compute side
+ * from latency-profile's probes of such convs instead of an efficiency, and
+ * pays for copying its pads (latency/integer_mac.h).
  * A half-precision (f16, bf16) matmul or dense conv whose reduction LLVM
  * does not unroll converts its elements one by one along it: its compute
  * side is no less than its multiply-adds at the rate latency-profile
@@ -63,7 +66,9 @@
 
 #include "latency/channels_last.h"
 #include "latency/costmodel_util.h"
+#include "latency/dtype.h"
 #include "latency/epilogue.h"
+#include "latency/integer_mac.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -225,6 +230,52 @@ static double channelsLastEfficiency(CmProfile profile, const char *kernel,
                                 NULL);
 }
 
+/* Where an integer grid's points are read: `dtype`'s keys in `profile`. */
+typedef struct {
+  CmProfile profile;
+  const char *dtype;
+} IntegerGridContext;
+
+/* Point (`window`, `channels`) of IntegerGridContext `context`'s grid
+ * (CmIntegerMacPointFn). */
+static double integerGridPoint(const void *context, int window, int channels) {
+  const IntegerGridContext *c = context;
+  char key[128];
+  cmIntegerMacKey(key, sizeof key, c->dtype, window, channels);
+  return cmProfileGetDeviceNumber(c->profile, key, NAN);
+}
+
+/* An integer channels-last conv2d's multiply-adds at the profile's grid
+ * for its dtype (latency/integer_mac.h), us; 0 for a float or a kernel
+ * off the grid. */
+static double integerMacUs(CmProfile profile, const char *kernel,
+                           const char *dtype, CmValueFn value,
+                           const void *context, double *ns) {
+  *ns = NAN;
+  if (!cmDtypeIsInteger(dtype))
+    return 0;
+  if (kernel && cmKernelIs(kernel, "depthwise_conv2d")) {
+    char key[96];
+    cmIntegerDepthwiseKey(key, sizeof key, dtype);
+    double rate = cmProfileGetDeviceNumber(profile, key, NAN);
+    double us = cmIntegerDepthwiseUs(kernel, value, context, rate);
+    *ns = us > 0 ? rate : NAN;
+    return us;
+  }
+  IntegerGridContext grid = {profile, dtype};
+  return cmIntegerMacUs(kernel, value, context, integerGridPoint, &grid, ns);
+}
+
+/* What an integer conv's pads cost, us: its pad_elements at the profile's
+ * pad_copy_ns_per_element (latency/integer_mac.h); 0 without either. */
+static double padCopyUs(CmProfile profile, CmValueFn value,
+                        const void *context) {
+  double elements = value ? value(context, "pad_elements") : NAN;
+  double rate = cmProfileGetDeviceNumber(profile, CM_PAD_COPY_KEY, 0);
+  double us = elements * rate * 1e-3;
+  return elements > 0 && rate > 0 && isfinite(us) ? us : 0;
+}
+
 bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                 double flops, double bytes, CmValueFn value,
                 const void *context, CmEfficiencySource efficiency,
@@ -331,6 +382,24 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                         "by one, %.3g ns each (device.csv converted_mac_ns)",
                         chainNs);
   }
+  /* an integer channels-last conv's channel loop is vectorized: the
+     probe's grid, not f32's efficiencies (9x slow on an int8 MobileNet) */
+  double integerNs;
+  double integer = integerMacUs(profile, out->kernel ? out->kernel : kernel,
+                                dtype, value, context, &integerNs);
+  if (integer > 0) {
+    out->computeUs = integer;
+    cmEstimateAddReason(out,
+                        "roofline: integer multiply-adds at %.3g ns each, in "
+                        "place of the efficiency (device.csv integer_mac_ns)",
+                        integerNs);
+    double pad = padCopyUs(profile, value, context);
+    if (pad > 0) {
+      launch += pad;
+      cmEstimateAddReason(out, "roofline: + %.4g us copying its pads (%s)", pad,
+                          "device.csv " CM_PAD_COPY_KEY);
+    }
+  }
   double scratch = scratchUs(profile, kernel, dtype, value, context);
   if (scratch > 0) {
     launch += scratch;
@@ -340,8 +409,9 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
   /* latency-profile fitted the channels-last efficiency with the epilogue
      taken out (lpWorkUs, tools/latency-profile/calibrate.c): it comes back
      here, the kernel's own (a hand-set per-dtype value gets it too) */
-  double epilogue =
-      ownChannelsLast ? epilogueUs(profile, dtype, value, context) : 0;
+  double epilogue = ownChannelsLast || integer > 0
+                        ? epilogueUs(profile, dtype, value, context)
+                        : 0;
   if (epilogue > 0) {
     launch += epilogue;
     cmEstimateAddReason(out, "roofline: + %.4g us epilogue passes (%s)",

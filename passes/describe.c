@@ -484,6 +484,35 @@ static int accumulatorBits(MlirOperation op) {
   return mlirTypeIsAFloat(type) ? (int)mlirFloatTypeGetWidth(type) : 0;
 }
 
+/* True when `op` has an array attribute `pad` with a non-zero entry (a
+ * TOSA conv or pool that lowers to a tensor.pad of its input). */
+static bool hasNonZeroPad(MlirOperation op) {
+  MlirAttribute pad = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("pad"));
+  if (mlirAttributeIsNull(pad) || !mlirAttributeIsADenseI64Array(pad))
+    return false;
+  for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(pad); i++)
+    if (mlirDenseI64ArrayGetElement(pad, i) != 0)
+      return true;
+  return false;
+}
+
+/* The elements kernel `kernel`'s explicit pads copy into their padded
+ * buffers: the input of each padded TOSA conv, the source of each
+ * tensor.pad and tosa.pad. Through `loops` that copy is MLIR's runtime
+ * memrefCopy, element by element (latency/integer_mac.h). */
+static double padCopyElements(const LatGraph *g, int kernel) {
+  double elements = 0;
+  for (int i = g->kernels[kernel].root; i >= 0; i = g->nodes[i].nextInKernel) {
+    MlirOperation op = g->nodes[i].op;
+    bool pads = latOpIs(op, "tensor.pad") || latOpIs(op, "tosa.pad") ||
+                (latClassIsConv(g->nodes[i].cls.id) && hasNonZeroPad(op));
+    if (pads && mlirOperationGetNumOperands(op) > 0)
+      elements += latShapeOf(latOperand(op, 0)).elements;
+  }
+  return elements;
+}
+
 /* The product of a linalg.generic's loop ranges, each read off an operand
  * dim its indexing map maps a loop to directly; 0 when a loop has none. */
 static double loopProduct(MlirOperation generic) {
@@ -809,6 +838,7 @@ void latKernelDescribe(LatGraph *g, int kernel, bool warn) {
   k->scratchBytes =
       latScratchBytes(g, kernel, weightCopy, &k->warmScratchBytes);
   k->epiloguePasses = latEpiloguePasses(g, kernel, &k->epilogueElements);
+  k->padElements = padCopyElements(g, kernel);
   if (warn) /* printing a location is costly; imagined kernels need none */
     latLocationText(root, k->loc, sizeof k->loc);
   if (warn)

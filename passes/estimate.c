@@ -94,10 +94,11 @@ bool latKernelEstimate(CmProfile profile, const CmOptions *options,
   /* the kernel's fields, and its scratch buffers, epilogue and
      accumulator for the roofline (no table keys on them: a kernel's
      measured time includes them) */
-  CmField fields[LAT_MAX_FIELDS + 4];
+  CmField fields[LAT_MAX_FIELDS + 5]; /* + the five below */
   int numFields = k->numFields < LAT_MAX_FIELDS ? k->numFields : LAT_MAX_FIELDS;
   memcpy(fields, k->fields, sizeof fields[0] * (size_t)numFields);
-  char scratch[32], epilogueElements[32], epiloguePasses[16], accBits[16];
+  char scratch[32], epilogueElements[32], epiloguePasses[16], accBits[16],
+      padElements[32];
   double freshScratch = k->scratchBytes - k->warmScratchBytes;
   if (freshScratch > 0) {
     snprintf(scratch, sizeof scratch, "%.17g", freshScratch);
@@ -109,6 +110,10 @@ bool latKernelEstimate(CmProfile profile, const CmOptions *options,
     snprintf(epiloguePasses, sizeof epiloguePasses, "%d", k->epiloguePasses);
     fields[numFields++] = (CmField){"epilogue_elements", epilogueElements};
     fields[numFields++] = (CmField){"epilogue_passes", epiloguePasses};
+  }
+  if (k->padElements > 0) { /* an integer conv's pad copy (integer_mac.h) */
+    snprintf(padElements, sizeof padElements, "%.17g", k->padElements);
+    fields[numFields++] = (CmField){"pad_elements", padElements};
   }
   if (k->accBits > 0) { /* a half product's conversions (converted_chain.h) */
     snprintf(accBits, sizeof accBits, "%d", k->accBits);

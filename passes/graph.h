@@ -116,6 +116,9 @@ typedef struct {
   double epilogueElements;    /* elements its members besides the root
                                  write, each a loop nest (epilogue.c)      */
   int epiloguePasses;         /* those members                            */
+  double padElements;         /* elements its explicit pads copy: a padded
+                                 TOSA conv's input, a tensor.pad's or
+                                 tosa.pad's source (describe.c)            */
   int accBits;                /* a matmul's or conv's accumulator width, the
                                  float its products sum in (describe.c);
                                  0: unknown or not a float                 */

@@ -225,6 +225,8 @@ static void writeJson(FILE *f, const char *profile, const char *device,
       if (kk->epiloguePasses > 0) /* loop nests besides its root's */
         fprintf(f, ",\"epilogue_passes\":%d,\"epilogue_elements\":%.17g",
                 kk->epiloguePasses, kk->epilogueElements);
+      if (kk->padElements > 0) /* copied into padded buffers */
+        fprintf(f, ",\"pad_elements\":%.17g", kk->padElements);
       if (kk->accBits > 0) /* the float its products sum in */
         fprintf(f, ",\"acc_bits\":%d", kk->accBits);
       if (kk->resultPagesUs > 0) /* part of latency_us: its results' pages */

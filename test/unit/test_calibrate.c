@@ -916,6 +916,38 @@ TEST(converted_half_chains_are_left_out_of_the_efficiency) {
         lpEfficiencyOf(&d, &shapes[2], &eff, &compute));
 }
 
+/* An int8 channels-last conv on the probed integer grid runs at the grid's
+ * rate (latency/integer_mac.h; 3 x 3 here, read at its 64 channels between
+ * the points at 32 and 128), and a depthwise one at its own: neither is a
+ * sample of the channels-last efficiency, which the f32 convs alone set
+ * (4); without the grid an int8 conv is one again. */
+TEST(integer_convs_on_the_grid_are_left_out_of_the_efficiency) {
+  LpShape shapes[5];
+  for (int i = 0; i < 2; i++)
+    convShape(&shapes[i], "conv2d+cast", 64 << i, true, 4);
+  convShape(&shapes[2], "conv2d+cast", 64, true, 40);
+  convShape(&shapes[3], "conv2d+cast", 128, true, 40);
+  convShape(&shapes[4], "depthwise_conv2d+cast", 64, true, 40);
+  for (int i = 2; i < 5; i++)
+    snprintf(shapes[i].values[6], sizeof shapes[i].values[6], "i8");
+  LpDeviceNumbers d = device();
+  d.integerMacNs[1][5] = 0.4;  /* 3 x 3, 32 channels */
+  d.integerMacNs[1][7] = 0.04; /* 128 */
+  d.integerDepthwiseNs = 0.06;
+  CHECK_NEAR(lpIntegerMacUs(&d, &shapes[2]), 196 * 64 * 64 * 9 * 0.22 * 1e-3,
+             1e-9);
+  CHECK_NEAR(lpIntegerMacUs(&d, &shapes[4]), 196 * 64 * 9 * 0.06 * 1e-3, 1e-9);
+  CHECK(lpIntegerMacUs(&d, &shapes[0]) == 0); /* f32 */
+  LpShapeSet set = {shapes, 5, 5};
+  lpFitEfficiencies(&set, &d);
+  CHECK_NEAR(fitted(&d, "channels_last_efficiency.conv2d"), 4, 1e-9);
+  CHECK(isnan(fitted(&d, "channels_last_efficiency.depthwise_conv2d")));
+  LpDeviceNumbers plain = device();
+  CHECK(lpIntegerMacUs(&plain, &shapes[2]) == 0);
+  lpFitEfficiencies(&set, &plain);
+  CHECK(fitted(&plain, "channels_last_efficiency.conv2d") > 4);
+}
+
 int main(void) {
   return RUN_TESTS(
       T(power_law_is_fitted_where_it_predicts_better),
@@ -945,6 +977,7 @@ int main(void) {
       T(one_bad_sample_does_not_move_a_law),
       T(without_caches_spilled_columns_are_efficiencies),
       T(converted_half_chains_are_left_out_of_the_efficiency),
+      T(integer_convs_on_the_grid_are_left_out_of_the_efficiency),
       T(aliased_depthwise_planes_are_left_out_of_the_efficiency),
       T(unrolled_reductions_are_left_out_of_the_efficiency),
       T(transcendentals_take_the_sigmoid_probe_unless_measured));

@@ -1265,6 +1265,77 @@ TEST(half_precision_products_run_at_their_converted_chain) {
   cmProfileDestroy(p);
 }
 
+/* An integer channels-last conv2d's compute side is its multiply-adds at
+ * the probed grid's rate (integer_mac_ns.<dtype>.w<window>.c<channels>),
+ * read linearly in ln channels between the points written (16 and 64
+ * here: 32 channels is halfway), then in ln window between 1 and 9 (3 is
+ * halfway), the edge point beyond them; an integer depthwise conv's at its
+ * one rate; far above what the peak and efficiency give (1e12 at 2: 1e-3
+ * ns). A padded one pays for its pad's copy on top (pad_elements at
+ * pad_copy_ns_per_element). An f32 conv, a channels-first one, an i8
+ * matmul and a dtype without keys (i16) keep their roofline, pads unpaid. */
+TEST(integer_convs_run_at_the_probed_rates) {
+  char policy[1024];
+  snprintf(policy, sizeof policy,
+           "%sdepthwise_conv2d,batch hw cin cout,stride window "
+           "channels_last dtype\n",
+           kConvPolicy);
+  CmProfile p = profileWithDevice(
+      "integer-mac", policy, kConvTable,
+      "key,value\npeak_flops.f32,1e12\npeak_flops,1e12\nmem_bw,1e15\n"
+      "compute_efficiency,2\ninteger_mac_ns.i8.w1.c16,0.2\n"
+      "integer_mac_ns.i8.w1.c64,0.04\ninteger_mac_ns.i8.w9.c16,0.4\n"
+      "integer_mac_ns.i8.w9.c64,0.06\ninteger_mac_ns.i8.depthwise,0.1\n"
+      "pad_copy_ns_per_element,3\n");
+  CHECK(!cmProfileIsNull(p));
+  struct {
+    const char *kernel, *dtype, *cin, *window, *channelsLast;
+    double ns; /* the rate it takes; 0: its plain roofline */
+  } cases[] = {{"conv2d+cast", "i8", "16", "1", "1", 0.2},
+               {"conv2d+cast", "i8", "64", "1", "1", 0.04},
+               {"conv2d+cast", "i8", "32", "1", "1", 0.12},
+               {"conv2d", "i8", "8", "1", "1", 0.2},
+               {"conv2d", "i8", "512", "1", "1", 0.04},
+               {"conv2d+cast", "i8", "16", "9", "1", 0.4},
+               {"conv2d+cast", "i8", "16", "3", "1", 0.3},
+               {"conv2d+cast", "i8", "16", "49", "1", 0.4},
+               {"depthwise_conv2d+cast", "i8", "64", "9", "1", 0.1},
+               {"conv2d+cast", "f32", "16", "1", "1", 0},
+               {"conv2d+cast", "i8", "16", "1", "0", 0},
+               {"conv2d+cast", "i16", "16", "1", "1", 0},
+               {"matmul", "i8", "64", NULL, NULL, 0}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    bool conv = cases[i].window != NULL;
+    bool depthwise = !strncmp(cases[i].kernel, "depthwise", 9);
+    CmField fields[12] = {{"dtype", cases[i].dtype}, {"batch", "1"}};
+    size_t n = 2;
+    if (conv) {
+      fields[n++] = (CmField){"hw", "784"};
+      fields[n++] = (CmField){"cout", depthwise ? cases[i].cin : "64"};
+      fields[n++] = (CmField){"cin", cases[i].cin};
+      fields[n++] = (CmField){"window", cases[i].window};
+      fields[n++] = (CmField){"stride", "1"};
+      fields[n++] = (CmField){"channels_last", cases[i].channelsLast};
+    } else {
+      fields[n++] = (CmField){"m", "784"};
+      fields[n++] = (CmField){"n", "64"};
+      fields[n++] = (CmField){"k", cases[i].cin};
+    }
+    fields[n++] = (CmField){"pad_elements", "1000"};
+    double macs = conv ? 784.0 * atof(depthwise ? cases[i].cin : "64") *
+                             (depthwise ? 1 : atof(cases[i].cin)) *
+                             atof(cases[i].window)
+                       : 784.0 * 64 * atof(cases[i].cin);
+    CmQuery q = {cases[i].kernel, fields, n, 2 * macs, 1};
+    CmEstimate e = checkTerm(p, &q, false, macs * cases[i].ns * 1e-3,
+                             macs * 1e-3, "integer multiply-adds");
+    /* the pad's copy: 1000 elements at 3 ns, with the integer rate only */
+    CHECK((strstr(e.reason, "copying its pads") != NULL) == (cases[i].ns > 0));
+    CHECK(cases[i].ns == 0 || e.launchUs >= 3 - 1e-9);
+  }
+  cmProfileDestroy(p);
+}
+
 /* Off the chain a half type the host converts computes at f32's rate: with
  * a converted_mac_ns key for f16, an f16 relu's compute side is its flops
  * at peak_flops.f32 (1e9 here), not peak_flops.f16 (1e8, the f16 matmul
@@ -1758,6 +1829,7 @@ int main(int argc, char **argv) {
                    T(cold_written_columns_grow_with_the_bytes_a_call_moves),
                    T(short_reductions_are_unrolled_and_vectorized),
                    T(half_precision_products_run_at_their_converted_chain),
+                   T(integer_convs_run_at_the_probed_rates),
                    T(a_converted_half_type_computes_at_f32_peak),
                    T(attention_walks_the_columns_of_its_two_products),
                    T(transposes_walk_the_column_of_their_strided_side),

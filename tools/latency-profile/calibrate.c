@@ -47,6 +47,7 @@
 
 #include "latency/converted_chain.h"
 #include "latency/costmodel_util.h"
+#include "latency/integer_mac.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -176,6 +177,26 @@ double lpConvertedChainUs(const LpDeviceNumbers *d, const LpShape *s) {
   return cmConvertedChainUs(s->type, lpShapeValue, s, ns);
 }
 
+/* Point (`window`, `channels`) of the integer grid of the LpDeviceNumbers
+ * `context` (CmIntegerMacPointFn). */
+static double integerGridPoint(const void *context, int window, int channels) {
+  const LpDeviceNumbers *d = context;
+  return d->integerMacNs[window][channels];
+}
+
+double lpIntegerMacUs(const LpDeviceNumbers *d, const LpShape *s) {
+  double ns;
+  /* the grid is probed in i8 alone (integer_mac_probe.c) */
+  const char *dtype = lpShapeField(s, "dtype");
+  if (!dtype || strcmp(dtype, "i8") != 0)
+    return 0;
+  double depthwise =
+      cmIntegerDepthwiseUs(s->type, lpShapeValue, s, d->integerDepthwiseNs);
+  return depthwise > 0 ? depthwise
+                       : cmIntegerMacUs(s->type, lpShapeValue, s,
+                                        integerGridPoint, d, &ns);
+}
+
 /* Point `index` of the epilogue curve of the LpDeviceNumbers `context`
  * (CmCurvePointFn). */
 static double epiloguePoint(const void *context, int index) {
@@ -211,7 +232,8 @@ bool lpEfficiencyOf(const LpDeviceNumbers *d, const LpShape *s, double *out,
   if (!(us > 0) || (tc <= 0 && tm <= 0) || lpTransposesWeight(s) ||
       lpChannelsLast(s) || lpColumnWalkLevel(d, s) >= 2 ||
       lpTransposeWalkSpills(d, s) || lpAliasesAccumulator(d, s) ||
-      lpUnrolledReduction(d, s) || lpConvertedChainUs(d, s) > 0)
+      lpUnrolledReduction(d, s) || lpConvertedChainUs(d, s) > 0 ||
+      lpIntegerMacUs(d, s) > 0)
     return false;
   *compute = tc >= tm;
   *out = (*compute ? tc : tm) / (us * 1e-6);

@@ -40,9 +40,10 @@ static bool channelsLastEfficiency(const LpDeviceNumbers *d, const LpShape *s,
                                    double *eff) {
   double peak = lpDevicePeak(d, lpShapeField(s, "dtype"));
   double us = lpWorkUs(d, s);
-  /* a half conv on the converted chain runs at the chain's rate, its own */
+  /* a half conv on the converted chain runs at the chain's rate, its own,
+     and an int8 one on the integer grid at the grid's */
   if (!lpChannelsLast(s) || !(peak > 0) || !(s->flops > 0) || !(us > 0) ||
-      lpConvertedChainUs(d, s) > 0)
+      lpConvertedChainUs(d, s) > 0 || lpIntegerMacUs(d, s) > 0)
     return false;
   *eff = s->flops / peak / (us * 1e-6);
   return true;

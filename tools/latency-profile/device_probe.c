@@ -19,6 +19,7 @@
 #include "epilogue_probe.h"
 #include "files.h"
 #include "host_caches.h"
+#include "integer_mac_probe.h"
 #include "pipelines.h"
 #include "text.h"
 
@@ -239,10 +240,14 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
   lpProbeEpilogue(config, kernelDir, quick ? 65536 : INFINITY, out, log);
   if (quick) { /* the cold probes stream four times the LLC: seconds */
     fprintf(log, "  probe cold weights, cold writes, column-walk grid, "
-                 "accumulator walk and converted chains   skipped (budget "
+                 "accumulator walk, converted chains and integer "
+                 "multiply-adds   skipped (budget "
                  "under 30 s)\n");
     return;
   }
+  /* through any pipeline: the grid is the rate, not a law of `loops`;
+     timed twice, a minute or more apart (integer_mac_probe.c) */
+  lpProbeIntegerMacs(config, kernelDir, out, log);
   lpProbeColdWeights(config, kernelDir, us, streamed, out, log);
   lpProbeColdWrites(config, kernelDir, out, log);
   /* only `loops` walks a matmul's weight column by column, a depthwise
@@ -253,4 +258,5 @@ void lpProbeDevice(const LpMeasureConfig *config, bool quick,
     lpProbeAccumulatorWalk(config, kernelDir, out, log);
     lpProbeConvertedChains(config, kernelDir, out, log);
   }
+  lpProbeIntegerMacs(config, kernelDir, out, log); /* again, apart */
 }

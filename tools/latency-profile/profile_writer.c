@@ -229,6 +229,21 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
             a == LP_ACC_OWN ? (int)(8 * cmDtypeGetSize(d->dtypes[i])) : 32);
         fprintf(out, "%s,%.6g\n", key, d->convertedMacNs[i][a]);
       }
+  /* an int8 conv's vectorized channel loop (latency/integer_mac.h) */
+  for (int w = 0; w < CM_INTEGER_MAC_WINDOWS; w++)
+    for (int c = 0; c < CM_INTEGER_MAC_CHANNELS; c++)
+      if (d->integerMacNs[w][c] > 0) {
+        char key[96];
+        cmIntegerMacKey(key, sizeof key, "i8", w, c);
+        fprintf(out, "%s,%.6g\n", key, d->integerMacNs[w][c]);
+      }
+  if (d->integerDepthwiseNs > 0) {
+    char key[96];
+    cmIntegerDepthwiseKey(key, sizeof key, "i8");
+    fprintf(out, "%s,%.6g\n", key, d->integerDepthwiseNs);
+  }
+  if (d->padCopyNs > 0)
+    fprintf(out, "%s,%.6g\n", CM_PAD_COPY_KEY, d->padCopyNs);
   if (d->memBw > 0)
     fprintf(out, "mem_bw,%.6g\n", d->memBw);
   if (d->launchUs > 0)

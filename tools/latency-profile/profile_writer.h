@@ -14,6 +14,7 @@
 
 #include "latency/column_walk.h"
 #include "latency/epilogue.h"
+#include "latency/integer_mac.h"
 
 enum { LP_MAX_DTYPES = 6, LP_MAX_FITTED = 512 };
 
@@ -47,6 +48,11 @@ typedef struct {
   /* ns per multiply-add of a half type's conv chain, per accumulator
      (LP_ACC_OWN, LP_ACC_F32: converted_chain_probe.c); 0: not measured */
   double convertedMacNs[LP_MAX_DTYPES][LP_ACCUMULATORS];
+  /* ns per multiply-add of an int8 channels-last conv over the grid's
+     windows and channels (integer_mac_probe.c); 0: not measured */
+  double integerMacNs[CM_INTEGER_MAC_WINDOWS][CM_INTEGER_MAC_CHANNELS];
+  double integerDepthwiseNs;     /* an int8 depthwise conv's, the same way */
+  double padCopyNs;              /* ns an element a pad copies (same probe) */
   double memBw;                  /* bytes/s of a streaming op */
   double launchUs;               /* an empty call, us         */
   double scratchNsPerByte;       /* fresh scratch pages, ns/B */
@@ -164,6 +170,12 @@ double lpDevicePeak(const LpDeviceNumbers *device, const char *dtype);
 /// converted or its product is no such chain. Such a shape is no sample of
 /// its type's efficiency.
 double lpConvertedChainUs(const LpDeviceNumbers *device, const LpShape *s);
+
+/// The time, us, shape `s`'s multiply-adds take at the probed integer grid
+/// (latency/integer_mac.h): an i8 channels-last conv2d's; 0 for any other
+/// shape or without the grid. Such a shape is no sample of its type's
+/// efficiency.
+double lpIntegerMacUs(const LpDeviceNumbers *device, const LpShape *s);
 
 /// Shape `s`'s measured time less what its scratch buffers' fresh pages
 /// cost at the probed `scratchNsPerByte` and, for a channels-last conv,

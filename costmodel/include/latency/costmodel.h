@@ -29,7 +29,7 @@ enum {
   CM_MAX_AXES = 8,        /* axes of one kernel policy               */
   CM_MAX_REGIME = 8,      /* regime keys of one kernel policy        */
   CM_MAX_CORNERS = 4,     /* vertices of a 3D simplex                */
-  CM_ROOFLINE_FIELDS = 10 /* fields only the roofline reads: CmPrepared */
+  CM_ROOFLINE_FIELDS = 11 /* fields only the roofline reads: CmPrepared */
 };
 
 /*---------------------------------------------------------------- status --*/
@@ -278,8 +278,8 @@ typedef struct {
   char reason[192];                    /* why no table matched, or ""       */
   double rooflineFields[CM_ROOFLINE_FIELDS]; /* weight_transposed,
     scratch_bytes, channels_last, a transpose's walk_k, walk_stride,
-    walk_writes and elements, epilogue_elements and epilogue_passes, and a
-    product's acc_bits, whatever the policy, or NaN */
+    walk_writes and elements, epilogue_elements and epilogue_passes, a
+    product's acc_bits and pad_elements, whatever the policy, or NaN */
 } CmPrepared;
 
 /// Resolves the kernel and regime keys of `query` (its axis fields are

@@ -29,6 +29,10 @@ const char *cmPrecisionGetDtype(const char *precision, bool *known);
 /// their type.
 bool cmDtypeIsFloat(const char *dtype);
 
+/// Returns true for MLIR's integer spellings: i8, i32, ui8, si16 ... (not
+/// index).
+bool cmDtypeIsInteger(const char *dtype);
+
 /// Returns true for the 2-byte floats (f16, bf16): the types a CPU without
 /// half arithmetic converts (latency/converted_chain.h).
 bool cmDtypeIsHalfFloat(const char *dtype);
