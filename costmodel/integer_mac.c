@@ -10,7 +10,10 @@
  *===----------------------------------------------------------------------===*/
 #include "latency/integer_mac.h"
 
+#include "roofline.h"
 #include "work.h"
+
+#include "latency/dtype.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,25 +22,29 @@ int cmIntegerMacWindow(int index) {
   return index <= 0 ? 1 : index == 1 ? 9 : 49;
 }
 
-int cmIntegerMacChannels(int index) { return 1 << index; }
+int cmIntegerMacChannels(int index) {
+  return index >= 0 && index < CM_INTEGER_MAC_CHANNELS ? 1 << index : 0;
+}
 
-void cmIntegerMacKey(char *out, size_t size, const char *dtype, int window,
-                     int channels) {
-  if (!dtype || window < 0 || window >= CM_INTEGER_MAC_WINDOWS ||
-      channels < 0 || channels >= CM_INTEGER_MAC_CHANNELS)
+void cmIntegerMacKey(char *out, size_t size, const char *dtype, int windowIndex,
+                     int channelIndex) {
+  if (!dtype || windowIndex < 0 || windowIndex >= CM_INTEGER_MAC_WINDOWS ||
+      channelIndex < 0 || channelIndex >= CM_INTEGER_MAC_CHANNELS)
     snprintf(out, size, "%s", "");
   else
     snprintf(out, size, "integer_mac_ns.%s.w%d.c%d", dtype,
-             cmIntegerMacWindow(window), cmIntegerMacChannels(channels));
+             cmIntegerMacWindow(windowIndex),
+             cmIntegerMacChannels(channelIndex));
 }
 
-/* The rate of row `window` at `channels`, NAN where the row has no point. */
-static double rowAt(CmIntegerMacPointFn point, const void *context, int window,
-                    double channels) {
+/* The rate of row `windowIndex` at `channels`, NAN where the row has no
+ * point. */
+static double rowAt(CmIntegerMacPointFn point, const void *context,
+                    int windowIndex, double channels) {
   double x[CM_INTEGER_MAC_CHANNELS], y[CM_INTEGER_MAC_CHANNELS];
   size_t n = 0;
   for (int c = 0; c < CM_INTEGER_MAC_CHANNELS; c++) {
-    double ns = point(context, window, c);
+    double ns = point(context, windowIndex, c);
     if (ns > 0 && isfinite(ns)) {
       x[n] = cmIntegerMacChannels(c);
       y[n++] = ns;
@@ -91,4 +98,46 @@ double cmIntegerDepthwiseUs(const char *kernel, CmValueFn value,
   double us = batch * value(context, "hw") * value(context, "cout") *
               value(context, "window") * ns * 1e-3;
   return us > 0 && isfinite(us) ? us : 0;
+}
+
+/* Where an integer grid's points are read: `dtype`'s keys in `profile`. */
+typedef struct {
+  CmProfile profile;
+  const char *dtype;
+} IntegerGridContext;
+
+/* Point (`windowIndex`, `channelIndex`) of IntegerGridContext `context`'s grid
+ * (CmIntegerMacPointFn). */
+static double integerGridPoint(const void *context, int windowIndex,
+                               int channelIndex) {
+  const IntegerGridContext *c = context;
+  char key[128];
+  cmIntegerMacKey(key, sizeof key, c->dtype, windowIndex, channelIndex);
+  return cmProfileGetDeviceNumber(c->profile, key, NAN);
+}
+
+double cmRooflineIntegerMacUs(CmProfile profile, const char *kernel,
+                              const char *dtype, CmValueFn value,
+                              const void *context, double *ns) {
+  *ns = NAN;
+  if (!cmDtypeIsInteger(dtype))
+    return 0;
+  if (kernel && cmKernelIs(kernel, "depthwise_conv2d")) {
+    char key[96];
+    cmIntegerDepthwiseKey(key, sizeof key, dtype);
+    double rate = cmProfileGetDeviceNumber(profile, key, NAN);
+    double us = cmIntegerDepthwiseUs(kernel, value, context, rate);
+    *ns = us > 0 ? rate : NAN;
+    return us;
+  }
+  IntegerGridContext grid = {profile, dtype};
+  return cmIntegerMacUs(kernel, value, context, integerGridPoint, &grid, ns);
+}
+
+double cmRooflinePadCopyUs(CmProfile profile, CmValueFn value,
+                           const void *context) {
+  double elements = value ? value(context, "pad_elements") : NAN;
+  double rate = cmProfileGetDeviceNumber(profile, CM_PAD_COPY_KEY, 0);
+  double us = elements * rate * 1e-3;
+  return elements > 0 && rate > 0 && isfinite(us) ? us : 0;
 }

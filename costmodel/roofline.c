@@ -66,7 +66,6 @@
 
 #include "latency/channels_last.h"
 #include "latency/costmodel_util.h"
-#include "latency/dtype.h"
 #include "latency/epilogue.h"
 #include "latency/integer_mac.h"
 
@@ -230,52 +229,6 @@ static double channelsLastEfficiency(CmProfile profile, const char *kernel,
                                 NULL);
 }
 
-/* Where an integer grid's points are read: `dtype`'s keys in `profile`. */
-typedef struct {
-  CmProfile profile;
-  const char *dtype;
-} IntegerGridContext;
-
-/* Point (`window`, `channels`) of IntegerGridContext `context`'s grid
- * (CmIntegerMacPointFn). */
-static double integerGridPoint(const void *context, int window, int channels) {
-  const IntegerGridContext *c = context;
-  char key[128];
-  cmIntegerMacKey(key, sizeof key, c->dtype, window, channels);
-  return cmProfileGetDeviceNumber(c->profile, key, NAN);
-}
-
-/* An integer channels-last conv2d's multiply-adds at the profile's grid
- * for its dtype (latency/integer_mac.h), us; 0 for a float or a kernel
- * off the grid. */
-static double integerMacUs(CmProfile profile, const char *kernel,
-                           const char *dtype, CmValueFn value,
-                           const void *context, double *ns) {
-  *ns = NAN;
-  if (!cmDtypeIsInteger(dtype))
-    return 0;
-  if (kernel && cmKernelIs(kernel, "depthwise_conv2d")) {
-    char key[96];
-    cmIntegerDepthwiseKey(key, sizeof key, dtype);
-    double rate = cmProfileGetDeviceNumber(profile, key, NAN);
-    double us = cmIntegerDepthwiseUs(kernel, value, context, rate);
-    *ns = us > 0 ? rate : NAN;
-    return us;
-  }
-  IntegerGridContext grid = {profile, dtype};
-  return cmIntegerMacUs(kernel, value, context, integerGridPoint, &grid, ns);
-}
-
-/* What an integer conv's pads cost, us: its pad_elements at the profile's
- * pad_copy_ns_per_element (latency/integer_mac.h); 0 without either. */
-static double padCopyUs(CmProfile profile, CmValueFn value,
-                        const void *context) {
-  double elements = value ? value(context, "pad_elements") : NAN;
-  double rate = cmProfileGetDeviceNumber(profile, CM_PAD_COPY_KEY, 0);
-  double us = elements * rate * 1e-3;
-  return elements > 0 && rate > 0 && isfinite(us) ? us : 0;
-}
-
 bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                 double flops, double bytes, CmValueFn value,
                 const void *context, CmEfficiencySource efficiency,
@@ -385,15 +338,16 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
   /* an integer channels-last conv's channel loop is vectorized: the
      probe's grid, not f32's efficiencies (9x slow on an int8 MobileNet) */
   double integerNs;
-  double integer = integerMacUs(profile, out->kernel ? out->kernel : kernel,
-                                dtype, value, context, &integerNs);
+  double integer =
+      cmRooflineIntegerMacUs(profile, out->kernel ? out->kernel : kernel, dtype,
+                             value, context, &integerNs);
   if (integer > 0) {
     out->computeUs = integer;
     cmEstimateAddReason(out,
                         "roofline: integer multiply-adds at %.3g ns each, in "
                         "place of the efficiency (device.csv integer_mac_ns)",
                         integerNs);
-    double pad = padCopyUs(profile, value, context);
+    double pad = cmRooflinePadCopyUs(profile, value, context);
     if (pad > 0) {
       launch += pad;
       cmEstimateAddReason(out, "roofline: + %.4g us copying its pads (%s)", pad,
@@ -419,8 +373,9 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
                         "device.csv epilogue_ns_per_element.b<bytes>");
   }
   out->launchUs = launch;
-  out->bound = out->computeUs >= out->memoryUs && haveCompute ? CM_BOUND_COMPUTE
-                                                              : CM_BOUND_MEMORY;
+  out->bound = out->computeUs >= out->memoryUs && (haveCompute || integer > 0)
+                   ? CM_BOUND_COMPUTE
+                   : CM_BOUND_MEMORY;
   out->latencyUs =
       (isnan(tiled) ? fmax(out->computeUs, out->memoryUs)
                     : cmGemmTilesOverlap(out->computeUs, out->memoryUs)) +

@@ -51,6 +51,20 @@ double cmRooflineConvertedChainUs(CmProfile profile, const char *kernel,
                                   const char *dtype, CmValueFn value,
                                   const void *context, double *ns);
 
+/// Returns the time, us, of an integer channels-last conv2d's or depthwise
+/// conv's multiply-adds at the rates device.csv has for its `dtype`
+/// (`integer_mac_ns.<dtype>.*`, latency/integer_mac.h), with the rate in
+/// `*ns`; 0 (and NAN) for a float, another kernel, a shape the query lacks
+/// or a profile without the rates.
+double cmRooflineIntegerMacUs(CmProfile profile, const char *kernel,
+                              const char *dtype, CmValueFn value,
+                              const void *context, double *ns);
+
+/// Returns what the query's pads cost, us: its pad_elements at device.csv's
+/// pad_copy_ns_per_element; 0 without either.
+double cmRooflinePadCopyUs(CmProfile profile, CmValueFn value,
+                           const void *context);
+
 /// Returns whether device.csv has a converted chain's rate for `dtype`
 /// (`converted_mac_ns.<dtype>.acc16|acc32`): a half type the host computes
 /// in f32, converting.

@@ -263,6 +263,17 @@ static double floatAttr(MlirOperation op, const char *name, double fallback) {
              : fallback;
 }
 
+/* The value of integer attribute `a`, read by its own type's signedness
+ * (MLIR asserts on a getter of the other kind). */
+static double integerAttrValue(MlirAttribute a) {
+  MlirType type = mlirAttributeGetType(a);
+  if (mlirTypeIsAInteger(type) && mlirIntegerTypeIsUnsigned(type))
+    return (double)mlirIntegerAttrGetValueUInt(a);
+  if (mlirTypeIsAInteger(type) && mlirIntegerTypeIsSigned(type))
+    return (double)mlirIntegerAttrGetValueSInt(a);
+  return (double)mlirIntegerAttrGetValueInt(a);
+}
+
 /* True when `op` is a tosa.clamp whose bounds take in every value of its
  * element type: an integer clamp over the type's whole range (TFLite's
  * int8 exports put one after each rescale) or a float one from -inf to
@@ -273,8 +284,10 @@ static double floatAttr(MlirOperation op, const char *name, double fallback) {
 static bool isNoOpClamp(MlirOperation op) {
   if (!latOpIs(op, "tosa.clamp") || mlirOperationGetNumOperands(op) < 1)
     return false;
-  MlirType element =
-      mlirShapedTypeGetElementType(mlirValueGetType(latOperand(op, 0)));
+  MlirType type = mlirValueGetType(latOperand(op, 0));
+  if (!mlirTypeIsAShaped(type))
+    return false;
+  MlirType element = mlirShapedTypeGetElementType(type);
   MlirAttribute low = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("min_val"));
   MlirAttribute high = mlirOperationGetAttributeByName(
@@ -293,11 +306,10 @@ static bool isNoOpClamp(MlirOperation op) {
   if (width < 2 || width > 32) /* i1 and i48 / i64: not from exporters */
     return false;
   if (mlirIntegerTypeIsUnsigned(element))
-    return mlirIntegerAttrGetValueUInt(low) == 0 &&
-           mlirIntegerAttrGetValueUInt(high) >= (1ull << width) - 1;
-  int64_t top = (int64_t)((1ull << (width - 1)) - 1);
-  return mlirIntegerAttrGetValueInt(low) <= -top - 1 &&
-         mlirIntegerAttrGetValueInt(high) >= top;
+    return integerAttrValue(low) == 0 &&
+           integerAttrValue(high) >= (double)((1ull << width) - 1);
+  double top = (double)((1ull << (width - 1)) - 1);
+  return integerAttrValue(low) <= -top - 1 && integerAttrValue(high) >= top;
 }
 
 /* tosa.clamp is how exporters spell ReLU (0, +max) and ReLU6 (0, 6). */

@@ -485,7 +485,8 @@ static int accumulatorBits(MlirOperation op) {
 }
 
 /* True when `op` has an array attribute `pad` with a non-zero entry (a
- * TOSA conv or pool that lowers to a tensor.pad of its input). */
+ * TOSA conv or pool that lowers to a tensor.pad of its input; only convs
+ * are counted here). */
 static bool hasNonZeroPad(MlirOperation op) {
   MlirAttribute pad = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("pad"));

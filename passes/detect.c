@@ -51,8 +51,9 @@ static bool isPrologueOnly(const LatGraph *g, const LatKernel *k, bool casts) {
   return true;
 }
 
-/* True when kernel `k` has a compute anchor (a conv, a matmul, a pool, an
- * attention group) among its own ops. */
+/* True when kernel `k` has a compute anchor (a conv, a matmul or matvec, a
+ * pool, a gather, an attention group: latNodeIsComputeAnchor) among its own
+ * ops. */
 static bool hasComputeAnchor(const LatGraph *g, const LatKernel *k) {
   for (int i = k->root; i >= 0; i = g->nodes[i].nextInKernel)
     if (!g->nodes[i].transparent && latNodeIsComputeAnchor(&g->nodes[i]))

@@ -1197,6 +1197,14 @@ TEST(short_reductions_are_unrolled_and_vectorized) {
   probedProfilesDestroy(&p);
 }
 
+/* Writes kConvPolicy and a depthwise conv's policy into `out`. */
+static void convAndDepthwisePolicy(char *out, size_t size) {
+  snprintf(out, size,
+           "%sdepthwise_conv2d,batch hw cin cout,stride window "
+           "channels_last dtype\n",
+           kConvPolicy);
+}
+
 /* A half-precision matmul or dense conv whose reduction is longer than
  * CM_CONVERTED_UNROLLED_REDUCTION (36) converts its elements one by one:
  * its compute side is at least its multiply-adds at the probed rate of its
@@ -1209,10 +1217,7 @@ TEST(short_reductions_are_unrolled_and_vectorized) {
 TEST(half_precision_products_run_at_their_converted_chain) {
   /* the conv policies and a depthwise one, whose fields the floor reads */
   char policy[1024];
-  snprintf(policy, sizeof policy,
-           "%sdepthwise_conv2d,batch hw cin cout,stride window "
-           "channels_last dtype\n",
-           kConvPolicy);
+  convAndDepthwisePolicy(policy, sizeof policy);
   CmProfile p = profileWithDevice(
       "converted-chain", policy, kConvTable,
       "key,value\npeak_flops.f32,1e12\npeak_flops.f16,1e12\n"
@@ -1276,10 +1281,7 @@ TEST(half_precision_products_run_at_their_converted_chain) {
  * matmul and a dtype without keys (i16) keep their roofline, pads unpaid. */
 TEST(integer_convs_run_at_the_probed_rates) {
   char policy[1024];
-  snprintf(policy, sizeof policy,
-           "%sdepthwise_conv2d,batch hw cin cout,stride window "
-           "channels_last dtype\n",
-           kConvPolicy);
+  convAndDepthwisePolicy(policy, sizeof policy);
   CmProfile p = profileWithDevice(
       "integer-mac", policy, kConvTable,
       "key,value\npeak_flops.f32,1e12\npeak_flops,1e12\nmem_bw,1e15\n"

@@ -177,11 +177,12 @@ double lpConvertedChainUs(const LpDeviceNumbers *d, const LpShape *s) {
   return cmConvertedChainUs(s->type, lpShapeValue, s, ns);
 }
 
-/* Point (`window`, `channels`) of the integer grid of the LpDeviceNumbers
- * `context` (CmIntegerMacPointFn). */
-static double integerGridPoint(const void *context, int window, int channels) {
+/* Point (`windowIndex`, `channelIndex`) of the integer grid of the
+ * LpDeviceNumbers `context` (CmIntegerMacPointFn). */
+static double integerGridPoint(const void *context, int windowIndex,
+                               int channelIndex) {
   const LpDeviceNumbers *d = context;
-  return d->integerMacNs[window][channels];
+  return d->integerMacNs[windowIndex][channelIndex];
 }
 
 double lpIntegerMacUs(const LpDeviceNumbers *d, const LpShape *s) {
@@ -232,8 +233,7 @@ bool lpEfficiencyOf(const LpDeviceNumbers *d, const LpShape *s, double *out,
   if (!(us > 0) || (tc <= 0 && tm <= 0) || lpTransposesWeight(s) ||
       lpChannelsLast(s) || lpColumnWalkLevel(d, s) >= 2 ||
       lpTransposeWalkSpills(d, s) || lpAliasesAccumulator(d, s) ||
-      lpUnrolledReduction(d, s) || lpConvertedChainUs(d, s) > 0 ||
-      lpIntegerMacUs(d, s) > 0)
+      lpUnrolledReduction(d, s) || lpConvertedChainUs(d, s) > 0)
     return false;
   *compute = tc >= tm;
   *out = (*compute ? tc : tm) / (us * 1e-6);

@@ -9,10 +9,11 @@
  * output channels as input (at least kMinOutputs), every buffer an
  * argument or the result, at each window and channel count of the grid
  * (27 probes, from 10 us to 100 ms a call on the project's VM); then an
- * int8 depthwise conv and a pad. The device probes call it twice, apart,
- * and keep each point's faster time: in one profile a slow spell of the
- * host (docs/profiling.md) made the 7 x 7 row 1.6x slower than any
- * process timing it alone, and a stem conv is one such point.
+ * int8 depthwise conv and a pad. The device probes call it twice, before
+ * and after the cold probes, and keep each point's faster time: in one
+ * profile a slow spell of the host (docs/profiling.md) made the 7 x 7 row
+ * 1.6x slower than any process timing it alone, and a stem conv is one
+ * such point.
  *
  *===----------------------------------------------------------------------===*/
 #include "integer_mac_probe.h"
@@ -23,7 +24,8 @@
 
 #include <math.h>
 
-/* kPadSide: a pad as a 32 x 32 x 128 depthwise conv's (350 us a call) */
+/* kPadRows x kPadSide: half the plane of a 32 x 32 x 128 depthwise conv's
+ * pad, kPadCopies times (1.6 ms a call) */
 /* kMinOutputs: a stem conv's three channels feed 16 to 64 outputs, and a
  * pixel's loop costs the same over 4 outputs as over 32 */
 enum {
@@ -31,6 +33,8 @@ enum {
   kMinOutputs = 32,
   kDepthwiseChannels = 128,
   kPadSide = 32,
+  kPadRows = 16,
+  kPadCopies = 8,
   kPadDraws = 3
 };
 
@@ -97,24 +101,39 @@ static bool depthwiseText(char *out, size_t size) {
   return lpTextFits(&t);
 }
 
-/* The pad probe: a tensor.pad of kPadSide x kPadSide x kDepthwiseChannels
- * int8 elements by one on each side of the plane. */
+/* The pad probe: kPadCopies tensor.pads, each of kPadRows x kPadSide x
+ * kDepthwiseChannels int8 elements by one on each side of the plane, each
+ * on buffers of its own. A pad's copy runs at one of two rates, drawn per
+ * buffer (3.34 ns an element in five processes of six copying one pad,
+ * 2.48 in the sixth); a model has many pads, and so has the probe. */
 static bool padText(char *out, size_t size) {
   char in[80], res[80];
-  snprintf(in, sizeof in, "tensor<1x%dx%dx%dxi8>", kPadSide, kPadSide,
+  snprintf(in, sizeof in, "tensor<1x%dx%dx%dxi8>", kPadRows, kPadSide,
            kDepthwiseChannels);
-  snprintf(res, sizeof res, "tensor<1x%dx%dx%dxi8>", kPadSide + 2, kPadSide + 2,
+  snprintf(res, sizeof res, "tensor<1x%dx%dx%dxi8>", kPadRows + 2, kPadSide + 2,
            kDepthwiseChannels);
   LpText t = {out, size, 0};
-  lpTextPut(&t,
-            "func.func @probe(%%in: %s) -> %s {\n"
-            "  %%zero = arith.constant 0 : i8\n"
-            "  %%p = tensor.pad %%in low[0, 1, 1, 0] high[0, 1, 1, 0] {\n"
-            "  ^bb0(%%a: index, %%b: index, %%c: index, %%d: index):\n"
-            "    tensor.yield %%zero : i8\n"
-            "  } : %s to %s\n"
-            "  return %%p : %s\n}\n",
-            in, res, in, res, res);
+  lpTextPut(&t, "func.func @probe(");
+  for (int i = 0; i < kPadCopies; i++)
+    lpTextPut(&t, "%s%%in%d: %s", i ? ", " : "", i, in);
+  lpTextPut(&t, ") -> (");
+  for (int i = 0; i < kPadCopies; i++)
+    lpTextPut(&t, "%s%s", i ? ", " : "", res);
+  lpTextPut(&t, ") {\n  %%zero = arith.constant 0 : i8\n");
+  for (int i = 0; i < kPadCopies; i++)
+    lpTextPut(&t,
+              "  %%p%d = tensor.pad %%in%d low[0, 1, 1, 0] high[0, 1, 1, 0] {\n"
+              "  ^bb0(%%a: index, %%b: index, %%c: index, %%d: index):\n"
+              "    tensor.yield %%zero : i8\n"
+              "  } : %s to %s\n",
+              i, i, in, res);
+  lpTextPut(&t, "  return ");
+  for (int i = 0; i < kPadCopies; i++)
+    lpTextPut(&t, "%s%%p%d", i ? ", " : "", i);
+  lpTextPut(&t, " : ");
+  for (int i = 0; i < kPadCopies; i++)
+    lpTextPut(&t, "%s%s", i ? ", " : "", res);
+  lpTextPut(&t, "\n}\n");
   return lpTextFits(&t);
 }
 
@@ -150,18 +169,17 @@ void lpProbeIntegerMacs(const LpMeasureConfig *config, const char *kernelDir,
   keepFaster(
       &out->integerDepthwiseNs,
       us > 0 ? us * 1e3 / ((double)kSide * kSide * kDepthwiseChannels * 9) : 0);
-  /* the copy is bimodal between processes (3.34 ns an element in five of
-     six, 2.48 in one): the median of three draws */
+  /* and the median of three processes' draws of them */
   double draws[kPadDraws];
   bool padFits = padText(text, sizeof text);
   for (int i = 0; i < kPadDraws; i++)
     draws[i] =
         probeUs(config, kernelDir, "pad-copy", padFits, text, sizeof text, log);
   us = medianOfThree(draws);
-  keepFaster(&out->padCopyNs,
-             us > 0
-                 ? us * 1e3 / ((double)kPadSide * kPadSide * kDepthwiseChannels)
-                 : 0);
+  keepFaster(&out->padCopyNs, us > 0 ? us * 1e3 /
+                                           ((double)kPadCopies * kPadRows *
+                                            kPadSide * kDepthwiseChannels)
+                                     : 0);
   for (int w = 0; w < CM_INTEGER_MAC_WINDOWS; w++) {
     int window = cmIntegerMacWindow(w);
     int side = window == 49 ? 7 : window == 9 ? 3 : 1;

@@ -172,8 +172,8 @@ double lpDevicePeak(const LpDeviceNumbers *device, const char *dtype);
 double lpConvertedChainUs(const LpDeviceNumbers *device, const LpShape *s);
 
 /// The time, us, shape `s`'s multiply-adds take at the probed integer grid
-/// (latency/integer_mac.h): an i8 channels-last conv2d's; 0 for any other
-/// shape or without the grid. Such a shape is no sample of its type's
+/// (latency/integer_mac.h): an i8 channels-last conv2d's at the grid's rate,
+/// a depthwise one's at its own; 0 for any other shape or without them. Such a shape is no sample of its type's
 /// efficiency.
 double lpIntegerMacUs(const LpDeviceNumbers *device, const LpShape *s);
 

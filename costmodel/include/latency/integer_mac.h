@@ -4,14 +4,16 @@
  * channels-last int8 conv (TOSA's conv2d: linalg's conv_2d_nhwc_fhwc,
  * loops n, oh, ow, f, kh, kw, c) has its innermost loop over contiguous
  * channels of input and weight vectorized by LLVM's `-O3` once it is long
- * enough, where f32's stays one add after another. Measured on the
- * project's VM (LLVM 22, `loops`, 28 x 28 pixels, i8 inputs, i32
- * accumulator), ns a multiply-add:
+ * enough, where f32's stays one add after another. latency-profile's grid
+ * on the project's VM (LLVM 22, `loops`, linalg conv_2d_nhwc_fhwc_q at 28 x
+ * 28 output pixels, i8 inputs, i32 accumulator, as many outputs as inputs
+ * and at least 32), ns a multiply-add:
  *
- *   input channels        16     32     64    128    256
- *   1 x 1 window       0.204  0.216  0.036  0.030  0.024
- *   3 x 3 window       0.387  0.42   0.056  0.037    -
- *   f32, for scale     0.60 (96, 1 x 1) and 0.78 (64, 3 x 3)
+ *   input channels      1     4     8    16    32    64   128   512
+ *   1 x 1 window     0.73  0.068 0.059 0.215 0.209 0.041 0.032 0.026
+ *   3 x 3 window     0.22  0.21  0.50  0.49  0.48  0.058 0.041 0.028
+ *   7 x 7 window     0.49  0.49  0.49  0.47  0.47  0.074   -     -
+ *   f32, for scale   0.60 (96, 1 x 1) and 0.78 (64, 3 x 3)
  *
  * so a TFLite-style int8 MobileNet priced with f32's channels-last
  * efficiencies came out 9x slow. The rate turns on the channel count (the
@@ -27,7 +29,7 @@
  * strided: 0.34-0.57 ns) keep f32's laws.
  * A padded TOSA conv lowers to a tensor.pad of its input, whose copy into
  * the padded buffer `loops` leaves to MLIR's runtime memrefCopy, element
- * by element: 2.7-3.4 ns an element whatever the type, more than an int8
+ * by element: 2.5-3.4 ns an element whatever the type, more than an int8
  * depthwise conv's nine multiply-adds by five times (a 32 x 32 x 128
  * stride-1 one ran 500 us in place: 350 of them its pad). latency-profile
  * probes it (`pad_copy_ns_per_element`) and the roofline adds an integer
@@ -59,19 +61,20 @@ enum {
 /// Returns the window (kh x kw) of grid row `index`: 1, 9, 49.
 int cmIntegerMacWindow(int index);
 
-/// Returns the input channels of grid column `index`: 2^index.
+/// Returns the input channels of grid column `index`: 2^index (0 out of
+/// range).
 int cmIntegerMacChannels(int index);
 
-/// Writes the device.csv key of grid point (`window`, `channels`) for
-/// `dtype` into `out`: `integer_mac_ns.<dtype>.w<window>.c<channels>`; ""
-/// for an index out of range.
-void cmIntegerMacKey(char *out, size_t size, const char *dtype, int window,
-                     int channels);
+/// Writes the device.csv key of grid point (`windowIndex`, `channelIndex`)
+/// for `dtype` into `out`: `integer_mac_ns.<dtype>.w<window>.c<channels>`;
+/// "" for an index out of range.
+void cmIntegerMacKey(char *out, size_t size, const char *dtype, int windowIndex,
+                     int channelIndex);
 
 /// Where a grid's points are read: ns a multiply-add at grid point
-/// (`window`, `channels`) (indices), NAN or 0 where none was measured.
-typedef double (*CmIntegerMacPointFn)(const void *context, int window,
-                                      int channels);
+/// (`windowIndex`, `channelIndex`), NAN or 0 where none was measured.
+typedef double (*CmIntegerMacPointFn)(const void *context, int windowIndex,
+                                      int channelIndex);
 
 /// Returns the time, us, of an integer channels-last conv2d's multiply-adds
 /// at the grid's rate (its outputs x cin x window, read through `value`;
