@@ -173,8 +173,8 @@ double lpConvertedChainUs(const LpDeviceNumbers *device, const LpShape *s);
 
 /// The time, us, shape `s`'s multiply-adds take at the probed integer grid
 /// (latency/integer_mac.h): an i8 channels-last conv2d's at the grid's rate,
-/// a depthwise one's at its own; 0 for any other shape or without them. Such a shape is no sample of its type's
-/// efficiency.
+/// a depthwise one's at its own; 0 for any other shape or without them. Such a
+/// shape is no sample of its type's efficiency.
 double lpIntegerMacUs(const LpDeviceNumbers *device, const LpShape *s);
 
 /// Shape `s`'s measured time less what its scratch buffers' fresh pages
