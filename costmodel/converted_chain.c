@@ -33,28 +33,15 @@ int cmConvertedAccBits(double accBits, const char *dtype) {
   return dtype ? (int)(8 * cmDtypeGetSize(dtype)) : 0;
 }
 
-/* The outputs of a matmul or dense conv, each a reduction of its own; NAN
- * for any other kernel or a shape `value` does not give. */
-static double outputsOf(const char *kernel, CmValueFn value,
-                        const void *context) {
-  double batch = value(context, "batch");
-  batch = isnan(batch) ? 1 : batch;
-  if (cmKernelIs(kernel, "matmul") || cmKernelIs(kernel, "batch_matmul"))
-    return batch * value(context, "m") * value(context, "n");
-  if (cmKernelIs(kernel, "conv2d"))
-    return batch * value(context, "hw") * value(context, "cout");
-  return NAN;
-}
-
 double cmConvertedChainUs(const char *kernel, CmValueFn value,
                           const void *context, double ns) {
-  if (!kernel || !value || !(ns > 0) || !isfinite(ns))
+  /* a depthwise conv's chain is its window: not this one (above) */
+  if (!kernel || !value || !(ns > 0) || !isfinite(ns) ||
+      cmKernelIs(kernel, "depthwise_conv2d") ||
+      !(cmReductionPerOutput(kernel, value, context) >
+        CM_CONVERTED_UNROLLED_REDUCTION))
     return 0;
-  double reduction = cmReductionPerOutput(kernel, value, context);
-  double outputs = outputsOf(kernel, value, context);
-  if (!(reduction > CM_CONVERTED_UNROLLED_REDUCTION) || !(outputs > 0))
-    return 0;
-  double us = outputs * reduction * ns * 1e-3;
+  double us = cmMultiplyAdds(kernel, value, context) * ns * 1e-3;
   return us > 0 && isfinite(us) ? us : 0;
 }
 

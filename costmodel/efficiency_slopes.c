@@ -46,6 +46,21 @@ double cmReductionPerOutput(const char *kernel, CmValueFn value,
   return value(context, "cin") * value(context, "window");
 }
 
+double cmMultiplyAdds(const char *kernel, CmValueFn value,
+                      const void *context) {
+  if (!kernel || !value)
+    return NAN;
+  double batch = value(context, "batch");
+  batch = isnan(batch) ? 1 : batch;
+  double outputs = NAN;
+  if (cmKernelIs(kernel, "matmul") || cmKernelIs(kernel, "batch_matmul"))
+    outputs = batch * value(context, "m") * value(context, "n");
+  else if (cmKernelIs(kernel, "conv2d") ||
+           cmKernelIs(kernel, "depthwise_conv2d"))
+    outputs = batch * value(context, "hw") * value(context, "cout");
+  return outputs * cmReductionPerOutput(kernel, value, context);
+}
+
 double cmReductionLawFactor(double k, double k0, double lo, double hi) {
   if (!(k0 > 0) || !isfinite(k0) || !(k > 0) || !(lo > 0) || !(hi >= lo) ||
       isinf(hi))

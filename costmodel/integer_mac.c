@@ -53,30 +53,36 @@ static double rowAt(CmIntegerMacPointFn point, const void *context,
   return cmLogLinearAt(x, y, n, channels);
 }
 
-double cmIntegerMacUs(const char *kernel, CmValueFn value, const void *context,
-                      CmIntegerMacPointFn point, const void *pointContext,
-                      double *ns) {
-  *ns = NAN;
-  if (!kernel || !value || !point || !cmKernelIs(kernel, "conv2d") ||
-      value(context, "channels_last") != 1)
-    return 0;
-  double batch = value(context, "batch");
-  batch = isnan(batch) ? 1 : batch;
-  double cin = value(context, "cin"), window = value(context, "window");
-  double outputs = batch * value(context, "hw") * value(context, "cout");
-  if (!(cin > 0) || !(window > 0) || !(outputs > 0))
-    return 0;
+/* The grid's rate at `channels` input channels and a `window` of taps,
+ * NAN where it has no point. */
+static double gridAt(CmIntegerMacPointFn point, const void *context,
+                     double channels, double window) {
+  if (!point || !(channels > 0) || !(window > 0))
+    return NAN;
   double x[CM_INTEGER_MAC_WINDOWS], y[CM_INTEGER_MAC_WINDOWS];
   size_t n = 0;
   for (int w = 0; w < CM_INTEGER_MAC_WINDOWS; w++) {
-    double rate = rowAt(point, pointContext, w, cin);
+    double rate = rowAt(point, context, w, channels);
     if (rate > 0) {
       x[n] = cmIntegerMacWindow(w);
       y[n++] = rate;
     }
   }
-  double rate = cmLogLinearAt(x, y, n, window);
-  double us = outputs * cin * window * rate * 1e-3;
+  return cmLogLinearAt(x, y, n, window);
+}
+
+double cmIntegerMacUs(const char *kernel, CmValueFn value, const void *context,
+                      CmIntegerMacPointFn point, const void *pointContext,
+                      double depthwiseNs, double *ns) {
+  *ns = NAN;
+  if (!kernel || !value || value(context, "channels_last") != 1)
+    return 0;
+  double rate = cmKernelIs(kernel, "depthwise_conv2d") ? depthwiseNs
+                : cmKernelIs(kernel, "conv2d")
+                    ? gridAt(point, pointContext, value(context, "cin"),
+                             value(context, "window"))
+                    : NAN;
+  double us = cmMultiplyAdds(kernel, value, context) * rate * 1e-3;
   if (!(rate > 0) || !(us > 0) || !isfinite(us))
     return 0;
   *ns = rate;
@@ -85,19 +91,6 @@ double cmIntegerMacUs(const char *kernel, CmValueFn value, const void *context,
 
 void cmIntegerDepthwiseKey(char *out, size_t size, const char *dtype) {
   snprintf(out, size, "integer_mac_ns.%s.depthwise", dtype ? dtype : "");
-}
-
-double cmIntegerDepthwiseUs(const char *kernel, CmValueFn value,
-                            const void *context, double ns) {
-  if (!kernel || !value || !(ns > 0) || !isfinite(ns) ||
-      !cmKernelIs(kernel, "depthwise_conv2d") ||
-      value(context, "channels_last") != 1)
-    return 0;
-  double batch = value(context, "batch");
-  batch = isnan(batch) ? 1 : batch;
-  double us = batch * value(context, "hw") * value(context, "cout") *
-              value(context, "window") * ns * 1e-3;
-  return us > 0 && isfinite(us) ? us : 0;
 }
 
 /* Where an integer grid's points are read: `dtype`'s keys in `profile`. */
@@ -122,16 +115,11 @@ double cmRooflineIntegerMacUs(CmProfile profile, const char *kernel,
   *ns = NAN;
   if (!cmDtypeIsInteger(dtype))
     return 0;
-  if (kernel && cmKernelIs(kernel, "depthwise_conv2d")) {
-    char key[96];
-    cmIntegerDepthwiseKey(key, sizeof key, dtype);
-    double rate = cmProfileGetDeviceNumber(profile, key, NAN);
-    double us = cmIntegerDepthwiseUs(kernel, value, context, rate);
-    *ns = us > 0 ? rate : NAN;
-    return us;
-  }
+  char key[96];
+  cmIntegerDepthwiseKey(key, sizeof key, dtype);
   IntegerGridContext grid = {profile, dtype};
-  return cmIntegerMacUs(kernel, value, context, integerGridPoint, &grid, ns);
+  return cmIntegerMacUs(kernel, value, context, integerGridPoint, &grid,
+                        cmProfileGetDeviceNumber(profile, key, NAN), ns);
 }
 
 double cmRooflinePadCopyUs(CmProfile profile, CmValueFn value,

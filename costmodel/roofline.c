@@ -321,13 +321,14 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
        cmKernelIs(out->kernel, "transpose")))
     walker = out->kernel;
   cmRooflineAddLoopMatmul(profile, walker, dtype, value, context, out, &launch);
+  /* the product's own kernel, also for a fused type without a table */
+  const char *product = out->kernel ? out->kernel : kernel;
   /* a half-precision product converts its elements one by one along its
      reduction: no faster than latency-profile's probe of that chain, which
      f32's efficiencies at the half type's matmul peak overshot 4-7x */
   double chainNs;
-  double chain =
-      cmRooflineConvertedChainUs(profile, out->kernel ? out->kernel : kernel,
-                                 dtype, value, context, &chainNs);
+  double chain = cmRooflineConvertedChainUs(profile, product, dtype, value,
+                                            context, &chainNs);
   if (chain > out->computeUs) {
     out->computeUs = chain;
     cmEstimateAddReason(out,
@@ -338,9 +339,8 @@ bool cmRoofline(CmProfile profile, const char *kernel, const char *dtype,
   /* an integer channels-last conv's channel loop is vectorized: the
      probe's grid, not f32's efficiencies (9x slow on an int8 MobileNet) */
   double integerNs;
-  double integer =
-      cmRooflineIntegerMacUs(profile, out->kernel ? out->kernel : kernel, dtype,
-                             value, context, &integerNs);
+  double integer = cmRooflineIntegerMacUs(profile, product, dtype, value,
+                                          context, &integerNs);
   if (integer > 0) {
     out->computeUs = integer;
     cmEstimateAddReason(out,

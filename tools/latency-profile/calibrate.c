@@ -191,11 +191,8 @@ double lpIntegerMacUs(const LpDeviceNumbers *d, const LpShape *s) {
   const char *dtype = lpShapeField(s, "dtype");
   if (!dtype || strcmp(dtype, "i8") != 0)
     return 0;
-  double depthwise =
-      cmIntegerDepthwiseUs(s->type, lpShapeValue, s, d->integerDepthwiseNs);
-  return depthwise > 0 ? depthwise
-                       : cmIntegerMacUs(s->type, lpShapeValue, s,
-                                        integerGridPoint, d, &ns);
+  return cmIntegerMacUs(s->type, lpShapeValue, s, integerGridPoint, d,
+                        d->integerDepthwiseNs, &ns);
 }
 
 /* Point `index` of the epilogue curve of the LpDeviceNumbers `context`

@@ -156,6 +156,12 @@ double cmClampedLawFactor(double x, double slope, double lo, double hi);
 double cmReductionPerOutput(const char *kernel, CmValueFn value,
                             const void *context);
 
+/// The multiply-adds of kernel `kernel` (its fields through `value`): its
+/// outputs (a matmul's or batch_matmul's batch x m x n, a conv2d's or
+/// depthwise conv's batch x hw x cout; batch 1 when absent) times
+/// cmReductionPerOutput; NAN for other kernels or unknown fields.
+double cmMultiplyAdds(const char *kernel, CmValueFn value, const void *context);
+
 /// The efficiency along a reduction of `k` multiply-adds per output:
 /// (1 + k0 / k) / (1 + k0 / centre), k clamped to [`lo`, `hi`], centre
 /// sqrt(lo x hi); 1 without a k0 > 0, a range or a k > 0. Through `loops`

@@ -76,26 +76,20 @@ void cmIntegerMacKey(char *out, size_t size, const char *dtype, int windowIndex,
 typedef double (*CmIntegerMacPointFn)(const void *context, int windowIndex,
                                       int channelIndex);
 
-/// Returns the time, us, of an integer channels-last conv2d's multiply-adds
-/// at the grid's rate (its outputs x cin x window, read through `value`;
-/// the rate linear in the logarithms of channels, then window, between the
-/// points measured, the edge one beyond them), and that rate in `*ns`; 0
-/// (and NAN) for another kernel, a channels-first conv, a shape `value`
-/// does not give or a grid with no point. The caller checks the dtype.
+/// Returns the time, us, of an integer channels-last conv's multiply-adds
+/// (cmMultiplyAdds, read through `value`), and their rate in `*ns`: a
+/// conv2d's at the grid's rate (linear in the logarithms of its input
+/// channels, then its window, between the points measured, the edge one
+/// beyond them), a depthwise conv's at `depthwiseNs`; 0 (and NAN) for
+/// another kernel, a channels-first conv, a shape `value` does not give or
+/// no rate for it. The caller checks the dtype.
 double cmIntegerMacUs(const char *kernel, CmValueFn value, const void *context,
                       CmIntegerMacPointFn point, const void *pointContext,
-                      double *ns);
+                      double depthwiseNs, double *ns);
 
 /// Writes the device.csv key of an integer depthwise conv's rate for
 /// `dtype` into `out`: `integer_mac_ns.<dtype>.depthwise`.
 void cmIntegerDepthwiseKey(char *out, size_t size, const char *dtype);
-
-/// Returns the time, us, of an integer channels-last depthwise conv's
-/// multiply-adds (its outputs x window, read through `value`) at `ns`
-/// each; 0 for another kernel, a channels-first one, a shape `value` does
-/// not give or no rate.
-double cmIntegerDepthwiseUs(const char *kernel, CmValueFn value,
-                            const void *context, double ns);
 
 /// The device.csv key of the time per element of a pad's copy into its
 /// padded buffer (the query's pad_elements), ns.
