@@ -64,12 +64,9 @@ void lpProbeAccumulatorWalk(const LpMeasureConfig *config,
   for (int j = 0; j < CM_ACCUMULATOR_WALK_POINTS; j++) {
     long channels = (long)cmAccumulatorWalkChannels[j];
     snprintf(name, sizeof name, "acc-walk-k%ld", channels);
-    if (!probeText(channels, height, text, sizeof text)) {
-      fprintf(log, "  probe %-14s text longer than %zu bytes\n", name,
-              sizeof text);
-      continue;
-    }
-    double us = lpProbeText(config, kernelDir, name, text, log);
+    double us = lpProbeBuiltText(config, kernelDir, name,
+                                 probeText(channels, height, text, sizeof text),
+                                 text, sizeof text, log);
     out->accumulatorWalkNs[j] =
         us * 1e3 / ((double)channels * height * kWidth * kWindow * kWindow);
   }

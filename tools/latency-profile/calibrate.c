@@ -187,9 +187,9 @@ static double integerGridPoint(const void *context, int windowIndex,
 
 double lpIntegerMacUs(const LpDeviceNumbers *d, const LpShape *s) {
   double ns;
-  /* the grid is probed in i8 alone (integer_mac_probe.c) */
+  /* the rates are probed in one type alone (integer_mac_probe.c) */
   const char *dtype = lpShapeField(s, "dtype");
-  if (!dtype || strcmp(dtype, "i8") != 0)
+  if (!dtype || strcmp(dtype, LP_INTEGER_PROBE_DTYPE) != 0)
     return 0;
   return cmIntegerMacUs(s->type, lpShapeValue, s, integerGridPoint, d,
                         d->integerDepthwiseNs, &ns);

@@ -119,12 +119,10 @@ static void probeGrid(const LpMeasureConfig *config, const char *kernelDir,
       double steps;
       snprintf(name, sizeof name, "%s-s%.0f-k%ld", prefix, cmWalkGridSets[i],
                k);
-      if (!gridProbe(side, n, k, text, sizeof text, &steps)) {
-        fprintf(log, "  probe %-14s text longer than %zu bytes\n", name,
-                sizeof text);
-        continue;
-      }
-      double us = lpProbeText(config, kernelDir, name, text, log);
+      double us =
+          lpProbeBuiltText(config, kernelDir, name,
+                           gridProbe(side, n, k, text, sizeof text, &steps),
+                           text, sizeof text, log);
       grid[i][j] = us * 1e3 / steps;
     }
   }

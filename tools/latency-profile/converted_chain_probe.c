@@ -63,12 +63,9 @@ static double probeNs(const LpMeasureConfig *config, const char *kernelDir,
                       const char *dtype, const char *acc, FILE *log) {
   char text[2048], name[48];
   snprintf(name, sizeof name, "chain-%s-%s", dtype, acc);
-  if (!probeText(dtype, acc, text, sizeof text)) {
-    fprintf(log, "  probe %-14s text longer than %zu bytes\n", name,
-            sizeof text);
-    return 0;
-  }
-  double us = lpProbeText(config, kernelDir, name, text, log);
+  double us = lpProbeBuiltText(config, kernelDir, name,
+                               probeText(dtype, acc, text, sizeof text), text,
+                               sizeof text, log);
   return us > 0 ? us * 1e3 / ((double)kSide * kSide * kChannels * kChannels)
                 : 0;
 }

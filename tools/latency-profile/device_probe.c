@@ -149,6 +149,16 @@ double lpProbeText(const LpMeasureConfig *config, const char *kernelDir,
   return m.us;
 }
 
+double lpProbeBuiltText(const LpMeasureConfig *config, const char *kernelDir,
+                        const char *name, bool fits, const char *text,
+                        size_t size, FILE *log) {
+  if (!fits) {
+    fprintf(log, "  probe %-14s text longer than %zu bytes\n", name, size);
+    return 0;
+  }
+  return lpProbeText(config, kernelDir, name, text, log);
+}
+
 double lpProbeStream(const LpMeasureConfig *config, const char *kernelDir,
                      const char *name, long elements, FILE *log) {
   char text[2048];

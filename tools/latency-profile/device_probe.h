@@ -30,6 +30,13 @@ double lpProbeStream(const LpMeasureConfig *config, const char *kernelDir,
 double lpProbeText(const LpMeasureConfig *config, const char *kernelDir,
                    const char *name, const char *text, FILE *log);
 
+/// lpProbeText for a text a builder wrote into a buffer of `size` bytes:
+/// with `fits` false (the builder's answer: it was cut short), 0 and a line
+/// to `log` saying so, nothing measured.
+double lpProbeBuiltText(const LpMeasureConfig *config, const char *kernelDir,
+                        const char *name, bool fits, const char *text,
+                        size_t size, FILE *log);
+
 /// Writes into `out` a probe function `@probe` multiplying an m x k `dtype`
 /// tensor by each of `weights` k x n ones, returning every product; false
 /// when it does not fit `size` bytes.

@@ -117,8 +117,7 @@ static bool padText(char *out, size_t size) {
   for (int i = 0; i < kPadCopies; i++)
     lpTextPut(&t, "%s%%in%d: %s", i ? ", " : "", i, in);
   lpTextPut(&t, ") -> (");
-  for (int i = 0; i < kPadCopies; i++)
-    lpTextPut(&t, "%s%s", i ? ", " : "", res);
+  lpTextPutRepeated(&t, res, kPadCopies);
   lpTextPut(&t, ") {\n  %%zero = arith.constant 0 : i8\n");
   for (int i = 0; i < kPadCopies; i++)
     lpTextPut(&t,
@@ -127,13 +126,7 @@ static bool padText(char *out, size_t size) {
               "    tensor.yield %%zero : i8\n"
               "  } : %s to %s\n",
               i, i, in, res);
-  lpTextPut(&t, "  return ");
-  for (int i = 0; i < kPadCopies; i++)
-    lpTextPut(&t, "%s%%p%d", i ? ", " : "", i);
-  lpTextPut(&t, " : ");
-  for (int i = 0; i < kPadCopies; i++)
-    lpTextPut(&t, "%s%s", i ? ", " : "", res);
-  lpTextPut(&t, "\n}\n");
+  lpTextPutReturn(&t, "p", kPadCopies, res);
   return lpTextFits(&t);
 }
 
@@ -150,22 +143,12 @@ static double medianOfThree(const double d[kPadDraws]) {
   return d[0] + d[1] + d[2] - lo - hi;
 }
 
-/* The time a probe's text takes a call, us; 0 when it failed. */
-static double probeUs(const LpMeasureConfig *config, const char *kernelDir,
-                      const char *name, bool fits, const char *text,
-                      size_t size, FILE *log) {
-  if (!fits) {
-    fprintf(log, "  probe %-14s text longer than %zu bytes\n", name, size);
-    return 0;
-  }
-  return lpProbeText(config, kernelDir, name, text, log);
-}
-
 void lpProbeIntegerMacs(const LpMeasureConfig *config, const char *kernelDir,
                         LpDeviceNumbers *out, FILE *log) {
   char text[4096];
-  double us = probeUs(config, kernelDir, "integer-depthwise",
-                      depthwiseText(text, sizeof text), text, sizeof text, log);
+  double us = lpProbeBuiltText(config, kernelDir, "integer-depthwise",
+                               depthwiseText(text, sizeof text), text,
+                               sizeof text, log);
   keepFaster(
       &out->integerDepthwiseNs,
       us > 0 ? us * 1e3 / ((double)kSide * kSide * kDepthwiseChannels * 9) : 0);
@@ -173,8 +156,8 @@ void lpProbeIntegerMacs(const LpMeasureConfig *config, const char *kernelDir,
   double draws[kPadDraws];
   bool padFits = padText(text, sizeof text);
   for (int i = 0; i < kPadDraws; i++)
-    draws[i] =
-        probeUs(config, kernelDir, "pad-copy", padFits, text, sizeof text, log);
+    draws[i] = lpProbeBuiltText(config, kernelDir, "pad-copy", padFits, text,
+                                sizeof text, log);
   us = medianOfThree(draws);
   keepFaster(&out->padCopyNs, us > 0 ? us * 1e3 /
                                            ((double)kPadCopies * kPadRows *
@@ -189,9 +172,9 @@ void lpProbeIntegerMacs(const LpMeasureConfig *config, const char *kernelDir,
         continue;
       char name[48];
       snprintf(name, sizeof name, "integer-w%d-c%d", window, channels);
-      us = probeUs(config, kernelDir, name,
-                   probeText(channels, side, text, sizeof text), text,
-                   sizeof text, log);
+      us = lpProbeBuiltText(config, kernelDir, name,
+                            probeText(channels, side, text, sizeof text), text,
+                            sizeof text, log);
       double macs = (double)kSide * kSide * channels * window *
                     (channels > kMinOutputs ? channels : kMinOutputs);
       keepFaster(&out->integerMacNs[w][c], us > 0 ? us * 1e3 / macs : 0);

@@ -234,12 +234,12 @@ static bool writeDevice(const char *dir, const LpHostInfo *info,
     for (int c = 0; c < CM_INTEGER_MAC_CHANNELS; c++)
       if (d->integerMacNs[w][c] > 0) {
         char key[96];
-        cmIntegerMacKey(key, sizeof key, "i8", w, c);
+        cmIntegerMacKey(key, sizeof key, LP_INTEGER_PROBE_DTYPE, w, c);
         fprintf(out, "%s,%.6g\n", key, d->integerMacNs[w][c]);
       }
   if (d->integerDepthwiseNs > 0) {
     char key[96];
-    cmIntegerDepthwiseKey(key, sizeof key, "i8");
+    cmIntegerDepthwiseKey(key, sizeof key, LP_INTEGER_PROBE_DTYPE);
     fprintf(out, "%s,%.6g\n", key, d->integerDepthwiseNs);
   }
   if (d->padCopyNs > 0)

@@ -25,6 +25,9 @@ enum { LP_ACC_OWN, LP_ACC_F32, LP_ACCUMULATORS };
 /// The element type the column-walk grid is probed in (4-byte f32).
 #define LP_WALK_GRID_DTYPE "f32"
 
+/// The element type the integer rates are probed in (integer_mac_probe.c).
+#define LP_INTEGER_PROBE_DTYPE "i8"
+
 /// The host and how it was measured: written into device.csv and into
 /// every row.
 typedef struct {
